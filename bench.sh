@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# bench.sh -- run every binary in bin/ over a list of sizes and collect the rows in
+# bench/timing.txt (format: DESIGN.md section 6, README "Reading timing.txt").
+#
+#   ./bench.sh                         every variant, default sizes, int32 inclusive sum, cold L2
+#   ./bench.sh --variants cub_scan,memcpy_baseline --sizes 2^20,2^28
+#   ./bench.sh --type float32 --op max --exclusive --hot --out /tmp/t.txt
+#
+# One process per binary runs its whole size list (a CUDA context costs ~0.2 s to create). If a
+# process dies or is killed before it printed a row for every size, the first size without a row
+# gets a HANG or ERROR row and the sweep resumes with the next size in a fresh process: failures
+# are rows, never gaps. The table is written to a temporary file and renamed over the old one
+# only when the sweep is complete, so an interrupted sweep leaves the previous results intact.
+set -u
+
+usage() {
+  sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
+  cat <<'EOF'
+options:
+  --variants a,b      binaries to run (default: every file in the binary folder)
+  --sizes LIST        comma list of N (default: 2^10,2^16,2^20,2^24,2^28)
+  --type T, --op O    element type and operator (default int32, sum)
+  --exclusive         exclusive scans (default inclusive)
+  --hot               do not flush L2 between timed reps
+  --timeout SEC       watchdog for one GPU step inside a binary (default 30)
+  --process-limit SEC wall-clock limit for one binary process (default 600)
+  --bin-dir DIR       where the binaries are (default bin)
+  --out FILE          result table (default bench/timing.txt)
+EOF
+}
+
+variants="" sizes="2^10,2^16,2^20,2^24,2^28" type=int32 op=sum mode=inclusive hot=""
+timeout_s=30 process_limit=600 bin_dir=bin out=bench/timing.txt
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --variants) variants=$2; shift 2 ;;
+    --sizes) sizes=$2; shift 2 ;;
+    --type) type=$2; shift 2 ;;
+    --op) op=$2; shift 2 ;;
+    --exclusive) mode=exclusive; shift ;;
+    --hot) hot=--hot; shift ;;
+    --timeout) timeout_s=$2; shift 2 ;;
+    --process-limit) process_limit=$2; shift 2 ;;
+    --bin-dir) bin_dir=$2; shift 2 ;;
+    --out) out=$2; shift 2 ;;
+    -h|--help) usage; exit 0 ;;
+    *) echo "bench.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
+  esac
+done
+
+binaries=()
+if [ -n "$variants" ]; then
+  IFS=, read -r -a names <<<"$variants"
+  for name in "${names[@]}"; do
+    [ -x "$bin_dir/$name" ] || { echo "bench.sh: no binary $bin_dir/$name (run make)" >&2; exit 2; }
+    binaries+=("$bin_dir/$name")
+  done
+else
+  for path in "$bin_dir"/*; do [ -f "$path" ] && [ -x "$path" ] && binaries+=("$path"); done
+fi
+[ ${#binaries[@]} -gt 0 ] || { echo "bench.sh: no binaries in $bin_dir (run make)" >&2; exit 2; }
+
+mkdir -p "$(dirname "$out")"
+tmp="$out.partial.$$"
+child=""
+on_interrupt() {
+  [ -n "$child" ] && kill "$child" 2>/dev/null
+  rm -f "$tmp" "$tmp.rows" "$tmp.err" "$tmp.good"
+  echo "bench.sh: interrupted; $out left as it was" >&2
+  exit 130
+}
+trap on_interrupt INT TERM
+
+# Header: the GPU as the binaries see it, and what was built how.
+device_info=$("${binaries[0]}" --device-info 2>&1) || {
+  echo "bench.sh: cannot query the GPU: $device_info" >&2
+  rm -f "$tmp"; exit 4
+}
+{
+  echo "# scan-zoo timing table"
+  echo "# date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  echo "# git_commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD -- src 2>/dev/null || echo '+uncommitted-src')"
+  echo "$device_info"
+  echo "# nvcc: $(nvcc --version 2>/dev/null | grep -o 'release [0-9.]*' || echo unknown)"
+  echo "# build_flags: $(make -s print-flags 2>/dev/null || echo unknown)"
+  echo "# l2: $([ -n "$hot" ] && echo hot || echo cold)"
+  echo "# sweep: type=$type op=$op mode=$mode sizes=$sizes"
+  echo "variant type op mode n reps median_ms min_ms max_ms gbps status"
+} >"$tmp"
+
+IFS=, read -r -a all_sizes <<<"$sizes"
+started=$SECONDS
+index=0
+for binary in "${binaries[@]}"; do
+  index=$((index + 1))
+  name=$(basename "$binary")
+  remaining=("${all_sizes[@]}")
+  while [ ${#remaining[@]} -gt 0 ]; do
+    list=$(IFS=,; echo "${remaining[*]}")
+    echo "[$index/${#binaries[@]}] $name n=$list ($((SECONDS - started)) s elapsed)" >&2
+    # In the background + wait, so that an interrupt is handled at once, not after the child.
+    timeout --kill-after=5 "$process_limit" "$binary" "$list" --type "$type" --op "$op" "--$mode" \
+      --timeout "$timeout_s" $hot >"$tmp.rows" 2>"$tmp.err" &
+    child=$!
+    wait "$child"
+    rc=$?
+    child=""
+    # Keep only well-formed rows (11 fields, this variant's name first).
+    awk -v name="$name" 'NF == 11 && $1 == name' "$tmp.rows" >"$tmp.good"
+    cat "$tmp.good" >>"$tmp"
+    done_rows=$(wc -l <"$tmp.good")
+    [ "$done_rows" -ge ${#remaining[@]} ] && break
+    # The process ended early. A binary that caught its own failure (watchdog, CUDA error) has
+    # already printed a HANG/ERROR row for it; otherwise the first size without a row gets one.
+    last_status=$(tail -n 1 "$tmp.good" | awk '{print $11}')
+    echo "bench.sh: $name stopped early (exit $rc): $(tail -n 3 "$tmp.err" | tr '\n' ' ')" >&2
+    if [ "$done_rows" -gt 0 ] && { [ "$last_status" = HANG ] || [ "$last_status" = ERROR ]; }; then
+      remaining=("${remaining[@]:$done_rows}")
+    else
+      case $rc in
+        124|137) status="HANG(process-limit-${process_limit}s)" ;;
+        *) status="ERROR(exit-$rc)" ;;
+      esac
+      echo "$name $type $op $mode ${remaining[$done_rows]} 0 nan nan nan nan $status" >>"$tmp"
+      remaining=("${remaining[@]:$((done_rows + 1))}")
+    fi
+  done
+done
+rm -f "$tmp.rows" "$tmp.err" "$tmp.good"
+mv -f "$tmp" "$out"
+echo "bench.sh: wrote $out ($(grep -vc '^#' "$out") lines, $((SECONDS - started)) s)" >&2

@@ -1,0 +1,536 @@
+// harness.cuh -- the one header every variant includes. It owns main(): the command line,
+// device query, allocation, input generation, the CPU reference and verification, the watchdog,
+// timing and the output row. A variant supplies only its kernels and a small struct:
+//
+//   struct MyScan : zoo::VariantDefaults {
+//     static constexpr std::int64_t kTileItems = 1024;      // items per tile (tests use it)
+//     template <class T, class Op>
+//     static std::size_t workspace_bytes(std::int64_t n);   // scratch it needs (default 0)
+//     template <class T, class Op>
+//     static void run(const T* in, T* out, std::int64_t n, zoo::ScanKind kind,
+//                     zoo::Workspace workspace, cudaStream_t stream);
+//                                                          // every launch, state reset included
+//   };
+//   ZOO_MAIN(MyScan)
+//
+// Optional members (defaults in VariantDefaults): `using Types = zoo::TypeList<...>` to build
+// for fewer element types, `unsupported_reason<T, Op>(kind)` to refuse a combination at run time
+// (exit code 3), and `kIsCopy` for the memcpy row, whose check is output == input.
+// The binary's name, and the name in its rows, is the .cu file's stem.
+#pragma once
+
+#include <cuda/atomic>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <new>
+#include <string>
+#include <thread>
+#include <type_traits>
+#include <vector>
+
+#include "cli.hpp"
+#include "cuda_check.cuh"
+#include "ops.cuh"
+#include "reference.hpp"
+
+namespace zoo {
+
+struct VariantDefaults {
+  using Types = AllTypes;
+  static constexpr bool kIsCopy = false;
+  static constexpr std::int64_t kTileItems = 0;  // 0: the variant has no tile (e.g. sequential)
+  template <class T, class Op>
+  static const char* unsupported_reason(ScanKind) { return nullptr; }
+  template <class T, class Op>
+  static std::size_t workspace_bytes(std::int64_t) { return 0; }
+};
+
+// Facts about the current device, queried once.
+inline const cudaDeviceProp& device_props() {
+  static cudaDeviceProp props = [] {
+    cudaDeviceProp p{};
+    int device = 0;
+    ZOO_CUDA(cudaGetDevice(&device));
+    ZOO_CUDA(cudaGetDeviceProperties(&p, device));
+    return p;
+  }();
+  return props;
+}
+
+namespace detail {
+
+template <class T, class... Ts>
+constexpr bool contains(TypeList<Ts...>) { return (std::is_same_v<T, Ts> || ...); }
+
+// Calls fn(T{}) for the T of AllTypes whose name matches.
+template <class Fn, class... Ts>
+void with_type(const std::string& name, TypeList<Ts...>, Fn&& fn) {
+  ((name == TypeInfo<Ts>::name ? (fn(Ts{}), 0) : 0), ...);
+}
+template <class Fn, class... Os>
+void with_op(const std::string& name, OpList<Os...>, Fn&& fn) {
+  ((name == Os::name ? (fn(Os{}), 0) : 0), ...);
+}
+
+inline std::string variant_name_from_file(const char* file) {
+  std::string name(file);
+  std::size_t slash = name.find_last_of('/');
+  if (slash != std::string::npos) name = name.substr(slash + 1);
+  std::size_t dot = name.rfind('.');
+  return dot == std::string::npos ? name : name.substr(0, dot);
+}
+
+// ------------------------------------------------------------------------------------------
+// Watchdog. Every wait for the GPU goes through wait_or_die(): it polls an event and, if the
+// step has not finished within --timeout seconds, prints a HANG row and ends the process with
+// exit code 5. _Exit skips the CUDA runtime's teardown (which could wait on the stuck kernel);
+// the driver destroys the context, and with it the kernel, when the process goes.
+// ------------------------------------------------------------------------------------------
+inline double g_timeout_s = 60.0;
+
+[[noreturn]] inline void watchdog_fire(const char* what) {
+  std::fprintf(stderr,
+               "watchdog: %s did not finish within %.3g s (--timeout); the scan is presumed hung.\n"
+               "  The process exits without waiting for it; the driver tears the context down.\n",
+               what, g_timeout_s);
+  if (current_row().n >= 0) print_untimed_row(current_row(), "HANG");
+  std::fflush(stderr);
+  std::_Exit(kExitWatchdog);
+}
+
+inline void wait_or_die(cudaStream_t stream, const char* what) {
+  static cudaEvent_t done = [] {
+    cudaEvent_t event;
+    ZOO_CUDA(cudaEventCreateWithFlags(&event, cudaEventDisableTiming));
+    return event;
+  }();
+  ZOO_CUDA(cudaEventRecord(done, stream));
+  const auto start = std::chrono::steady_clock::now();
+  while (true) {
+    cudaError_t status = cudaEventQuery(done);
+    if (status == cudaSuccess) return;
+    if (status != cudaErrorNotReady) ZOO_CUDA(status);
+    double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (waited > g_timeout_s) watchdog_fire(what);
+    if (waited < 1e-3) std::this_thread::yield();  // short steps: stay responsive
+    else std::this_thread::sleep_for(std::chrono::microseconds(50));
+  }
+}
+
+// Test-only (--inject-hang): a kernel that waits for a flag nobody sets, standing in for a scan
+// whose inter-block protocol deadlocks, so the watchdog path can be tested on any GPU.
+__global__ void never_finishing_kernel(const int* flag) {
+  cuda::atomic_ref<const int, cuda::thread_scope_device> never_set(*flag);
+  while (never_set.load(cuda::memory_order_acquire) == 0) __nanosleep(1000);
+}
+
+// ------------------------------------------------------------------------------------------
+// Cold-L2 timing: before each timed rep, read a buffer twice the L2 size so the scan finds none
+// of its data in cache. Reading (not memset) leaves clean lines, so no write-back of the flush
+// traffic leaks into the timed region.
+// ------------------------------------------------------------------------------------------
+__global__ void read_to_flush_l2(const int4* __restrict__ buffer, std::size_t count, int* sink) {
+  int folded = 0;
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < count;
+       i += std::size_t(gridDim.x) * blockDim.x) {
+    int4 v = __ldcg(buffer + i);
+    folded ^= v.x ^ v.y ^ v.z ^ v.w;
+  }
+  if (folded == 1) *sink = folded;  // the buffer is zero: never taken, but keeps the loads alive
+}
+
+class L2Flusher {
+ public:
+  void flush(cudaStream_t stream) {
+    if (!buffer_) {
+      bytes_ = std::max<std::size_t>(2 * std::size_t(device_props().l2CacheSize), 32u << 20);
+      ZOO_CUDA(cudaMalloc(&buffer_, bytes_ + sizeof(int4)));
+      ZOO_CUDA(cudaMemset(buffer_, 0, bytes_ + sizeof(int4)));
+    }
+    const std::size_t count = bytes_ / sizeof(int4);
+    read_to_flush_l2<<<device_props().multiProcessorCount * 4, 512, 0, stream>>>(
+        buffer_, count, reinterpret_cast<int*>(buffer_ + count));
+    ZOO_CHECK_LAUNCH();
+  }
+  std::size_t bytes() const { return bytes_; }
+
+ private:
+  int4* buffer_ = nullptr;  // kept for the life of the process
+  std::size_t bytes_ = 0;
+};
+
+// Owning device allocation; a failed allocation is reported, not fatal (exit code 4 row).
+struct DeviceBuffer {
+  void* pointer = nullptr;
+  DeviceBuffer() = default;
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  ~DeviceBuffer() {
+    if (pointer) cudaFree(pointer);
+  }
+  bool allocate(std::size_t bytes) {
+    if (bytes == 0) return true;
+    cudaError_t status = cudaMalloc(&pointer, bytes);
+    if (status == cudaErrorMemoryAllocation) {
+      (void)cudaGetLastError();  // not sticky: clear it and report
+      pointer = nullptr;
+      return false;
+    }
+    ZOO_CUDA(status);
+    return true;
+  }
+};
+
+struct Stats {
+  int reps = 0;
+  double median_ms = 0, min_ms = 0, max_ms = 0;
+};
+
+inline Stats summarize(std::vector<float> times_ms) {
+  std::sort(times_ms.begin(), times_ms.end());
+  Stats stats;
+  stats.reps = static_cast<int>(times_ms.size());
+  const std::size_t mid = times_ms.size() / 2;
+  stats.median_ms = times_ms.size() % 2 ? times_ms[mid] : 0.5 * (times_ms[mid - 1] + times_ms[mid]);
+  stats.min_ms = times_ms.front();
+  stats.max_ms = times_ms.back();
+  return stats;
+}
+
+// Adaptive repetitions: at least kMinReps, then until kAutoBudgetS of wall time or kMaxReps.
+constexpr int kMinReps = 10;
+constexpr int kMaxReps = 300;
+constexpr double kAutoBudgetS = 0.25;
+
+struct Session {
+  Options options;
+  std::string variant;
+  cudaStream_t stream = nullptr;
+  L2Flusher flusher;
+  int exit_code = kExitPass;
+};
+
+inline bool read_input_file(const std::string& path, std::size_t element_bytes,
+                            std::int64_t expected_n, std::vector<char>& bytes, std::string& error) {
+  std::FILE* file = std::fopen(path.c_str(), "rb");
+  if (!file) {
+    error = "cannot open --input file '" + path + "': " + std::strerror(errno);
+    return false;
+  }
+  std::fseek(file, 0, SEEK_END);
+  long long size = std::ftell(file);
+  std::fseek(file, 0, SEEK_SET);
+  if (size < 0 || size % static_cast<long long>(element_bytes) != 0) {
+    std::fclose(file);
+    error = "--input file '" + path + "' has " + std::to_string(size) + " bytes, not a whole number of " +
+            std::to_string(element_bytes) + "-byte elements";
+    return false;
+  }
+  if (expected_n >= 0 && size / static_cast<long long>(element_bytes) != expected_n) {
+    std::fclose(file);
+    error = "--input file '" + path + "' holds " + std::to_string(size / element_bytes) +
+            " elements but N = " + std::to_string(expected_n) + " was given";
+    return false;
+  }
+  bytes.resize(static_cast<std::size_t>(size));
+  std::size_t got = size ? std::fread(bytes.data(), 1, bytes.size(), file) : 0;
+  std::fclose(file);
+  if (got != bytes.size()) {
+    error = "short read from --input file '" + path + "'";
+    return false;
+  }
+  return true;
+}
+
+// --output: the scanned array as raw little-endian elements. An unwritable path is a usage error.
+template <class T>
+void write_output_file(const std::string& path, const T* data, std::int64_t n) {
+  if (path.empty()) return;
+  std::FILE* file = std::fopen(path.c_str(), "wb");
+  bool written = file && (n == 0 || std::fwrite(data, sizeof(T), n, file) == static_cast<std::size_t>(n));
+  if (file && std::fclose(file) != 0) written = false;
+  if (!written) {
+    std::fprintf(stderr, "cannot write --output file '%s': %s\n", path.c_str(), std::strerror(errno));
+    std::exit(kExitUsage);
+  }
+}
+
+// Names the input stream of one combination: fresh data for every (type, op, mode, n), the same
+// data for every variant, so a failure can be replayed and compared across variants.
+inline std::uint64_t combination_seed(std::uint64_t seed, const RowLabel& row) {
+  std::uint64_t hash = 0xcbf29ce484222325ull;  // FNV-1a over the combination's words
+  for (const std::string& word : {row.type, row.op, row.mode, std::to_string(row.n)})
+    for (char c : word + " ") hash = (hash ^ static_cast<unsigned char>(c)) * 0x100000001b3ull;
+  return mix64(seed ^ mix64(hash));
+}
+
+inline std::string human_bytes(double bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2f GiB", bytes / double(1ull << 30));
+  return text;
+}
+
+// Verifies, then times, one (type, op, mode, n) combination. Returns its exit code.
+template <class Variant, class T, class Op>
+int run_combination(Session& session, ScanKind kind, std::int64_t n, const T* file_input) {
+  const Options& options = session.options;
+  const RowLabel& row = current_row();
+  const std::string label = row.variant + " " + row.type + " " + row.op + " " + row.mode +
+                            " n=" + std::to_string(n);
+  if (n == 0) {  // the empty scan: nothing to launch, nothing to check
+    std::fprintf(stderr, "%s: empty scan, nothing to do: PASS\n", label.c_str());
+    write_output_file(options.output_path, static_cast<const T*>(nullptr), 0);
+    print_untimed_row(row, "PASS");
+    return kExitPass;
+  }
+
+  // ---- memory: check first, so a size that cannot fit gets a clear answer ----
+  const std::size_t data_bytes = static_cast<std::size_t>(n) * sizeof(T);
+  const std::size_t workspace_bytes = Variant::template workspace_bytes<T, Op>(n);
+  const std::size_t needed = 2 * data_bytes + workspace_bytes;
+  std::size_t free_bytes = 0, total_bytes = 0;
+  ZOO_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
+  DeviceBuffer d_in, d_out, d_workspace;
+  if (needed > free_bytes || !d_in.allocate(data_bytes) || !d_out.allocate(data_bytes) ||
+      !d_workspace.allocate(workspace_bytes)) {
+    std::fprintf(stderr,
+                 "%s: not enough device memory: needs %zu bytes (%s: input and output %zu each, "
+                 "workspace %zu); %zu bytes (%s) free of %zu\n",
+                 label.c_str(), needed, human_bytes(double(needed)).c_str(), data_bytes,
+                 workspace_bytes, free_bytes, human_bytes(double(free_bytes)).c_str(), total_bytes);
+    print_untimed_row(row, "SKIPPED(device-memory)");
+    return kExitCudaOrMemory;
+  }
+  std::unique_ptr<T[]> generated(file_input ? nullptr : new (std::nothrow) T[n]);
+  std::unique_ptr<T[]> h_out(new (std::nothrow) T[n]);
+  if ((!file_input && !generated) || !h_out) {
+    std::fprintf(stderr, "%s: not enough host memory: needs %zu bytes for input and output\n",
+                 label.c_str(), 2 * data_bytes);
+    print_untimed_row(row, "SKIPPED(host-memory)");
+    return kExitCudaOrMemory;
+  }
+  T* in = static_cast<T*>(d_in.pointer);
+  T* out = static_cast<T*>(d_out.pointer);
+  const Workspace workspace{d_workspace.pointer, workspace_bytes};
+  cudaStream_t stream = session.stream;
+
+  // ---- input: the user's file, or fresh seeded data for this very combination ----
+  const T* h_in = file_input;
+  if (!h_in) {
+    generate_input(generated.get(), n, combination_seed(options.seed, row));
+    h_in = generated.get();
+  }
+  ZOO_CUDA(cudaMemcpyAsync(in, h_in, data_bytes, cudaMemcpyHostToDevice, stream));
+
+  // ---- the verified run: poisoned output, one full scan, every element checked ----
+  // 0xA5 bytes: a NaN-free float (-2.9e-16) and an int (-1.5e9) that the [-8, 8] data can
+  // never produce, so an element the scan forgot to write cannot pass by luck.
+  ZOO_CUDA(cudaMemsetAsync(out, 0xA5, data_bytes, stream));
+  if (options.inject_hang) {
+    DeviceBuffer flag;
+    ZOO_CUDA(flag.allocate(sizeof(int)) ? cudaSuccess : cudaErrorMemoryAllocation);
+    ZOO_CUDA(cudaMemsetAsync(flag.pointer, 0, sizeof(int), stream));
+    never_finishing_kernel<<<1, 1, 0, stream>>>(static_cast<const int*>(flag.pointer));
+    ZOO_CHECK_LAUNCH();
+    wait_or_die(stream, "the verified scan (--inject-hang)");
+  } else {
+    Variant::template run<T, Op>(in, out, n, kind, workspace, stream);
+    ZOO_CHECK_LAUNCH();
+  }
+  wait_or_die(stream, "the verified scan");
+  ZOO_CUDA(cudaMemcpyAsync(h_out.get(), out, data_bytes, cudaMemcpyDeviceToHost, stream));
+  wait_or_die(stream, "the copy of the result to the host");
+
+  const bool exact = file_input == nullptr;
+  VerifyResult check = Variant::kIsCopy ? verify_copy(h_in, h_out.get(), n)
+                                        : verify_scan<T, Op>(h_in, h_out.get(), n, kind, exact);
+  if (!check.ok()) {
+    std::fprintf(stderr,
+                 "%s: GPU vs CPU check: FAIL: %lld of %lld elements wrong; first at index %lld: "
+                 "expected %s, got %s\n",
+                 label.c_str(), static_cast<long long>(check.mismatches), static_cast<long long>(n),
+                 static_cast<long long>(check.first_bad), check.expected.c_str(), check.got.c_str());
+    print_untimed_row(row, "FAIL");
+    return kExitVerifyFailed;
+  }
+  std::fprintf(stderr, "%s: GPU vs CPU check: PASS\n", label.c_str());
+
+  write_output_file(options.output_path, h_out.get(), n);
+  if (options.check_only) {
+    print_untimed_row(row, "PASS");
+    return kExitPass;
+  }
+
+  // ---- timing: warm-up, then reps each bracketed by its own event pair ----
+  for (int i = 0; i < options.warmup; ++i) {
+    Variant::template run<T, Op>(in, out, n, kind, workspace, stream);
+    ZOO_CHECK_LAUNCH();
+    wait_or_die(stream, "a warm-up scan");
+  }
+  cudaEvent_t start, stop;
+  ZOO_CUDA(cudaEventCreate(&start));
+  ZOO_CUDA(cudaEventCreate(&stop));
+  std::vector<float> times_ms;
+  const auto timing_began = std::chrono::steady_clock::now();
+  while (true) {
+    if (options.reps > 0) {
+      if (static_cast<int>(times_ms.size()) >= options.reps) break;
+    } else if (static_cast<int>(times_ms.size()) >= kMinReps) {
+      double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - timing_began).count();
+      if (spent >= kAutoBudgetS || static_cast<int>(times_ms.size()) >= kMaxReps) break;
+    }
+    if (!options.hot) session.flusher.flush(stream);
+    ZOO_CUDA(cudaEventRecord(start, stream));
+    Variant::template run<T, Op>(in, out, n, kind, workspace, stream);
+    ZOO_CHECK_LAUNCH();
+    ZOO_CUDA(cudaEventRecord(stop, stream));
+    wait_or_die(stream, "a timed scan");
+    float ms = 0;
+    ZOO_CUDA(cudaEventElapsedTime(&ms, start, stop));
+    times_ms.push_back(ms);
+  }
+  ZOO_CUDA(cudaEventDestroy(start));
+  ZOO_CUDA(cudaEventDestroy(stop));
+
+  const Stats stats = summarize(times_ms);
+  const double gbps = 2.0 * double(data_bytes) / (stats.median_ms * 1e-3) / 1e9;
+  std::fprintf(stderr, "%s: Time taken: %.4f ms (median of %d reps, min %.4f, max %.4f, %s L2): %.1f GB/s\n",
+               label.c_str(), stats.median_ms, stats.reps, stats.min_ms, stats.max_ms,
+               options.hot ? "hot" : "cold", gbps);
+  print_row(row, stats.reps, stats.median_ms, stats.min_ms, stats.max_ms, gbps, "PASS");
+  return kExitPass;
+}
+
+inline int print_device_info() {
+  const cudaDeviceProp& props = device_props();
+  int device = 0, memory_clock_khz = 0, driver = 0, runtime = 0;
+  ZOO_CUDA(cudaGetDevice(&device));
+  ZOO_CUDA(cudaDeviceGetAttribute(&memory_clock_khz, cudaDevAttrMemoryClockRate, device));
+  ZOO_CUDA(cudaDriverGetVersion(&driver));
+  ZOO_CUDA(cudaRuntimeGetVersion(&runtime));
+  std::printf("# gpu: %s\n", props.name);
+  std::printf("# compute_capability: %d.%d\n", props.major, props.minor);
+  std::printf("# sm_count: %d\n", props.multiProcessorCount);
+  std::printf("# l2_bytes: %d\n", props.l2CacheSize);
+  std::printf("# memory_bytes: %zu\n", props.totalGlobalMem);
+  std::printf("# memory_clock_khz: %d\n", memory_clock_khz);
+  std::printf("# memory_bus_bits: %d\n", props.memoryBusWidth);
+  std::printf("# peak_memory_gbps: %.0f\n", 2.0 * memory_clock_khz * 1e3 * props.memoryBusWidth / 8 / 1e9);
+  std::printf("# cuda_driver: %d.%d\n", driver / 1000, (driver % 1000) / 10);
+  std::printf("# cuda_runtime: %d.%d\n", runtime / 1000, (runtime % 1000) / 10);
+  return kExitPass;
+}
+
+inline void ensure_cuda_device() {
+  int count = 0;
+  cudaError_t status = cudaGetDeviceCount(&count);
+  if (status != cudaSuccess || count == 0) {
+    std::fprintf(stderr, "no usable CUDA device: %s\n",
+                 status != cudaSuccess ? cudaGetErrorString(status) : "the device count is 0");
+    std::exit(kExitCudaOrMemory);
+  }
+}
+
+template <class Variant>
+int harness_main(int argc, char** argv, const char* variant_file) {
+  Session session;
+  session.variant = variant_name_from_file(variant_file);
+  try {
+    session.options = parse_command_line(argc, argv);
+  } catch (const UsageError& error) {
+    std::fprintf(stderr, "%s: error: %s\n\n%s", session.variant.c_str(), error.what(), usage_text().c_str());
+    return kExitUsage;
+  }
+  Options& options = session.options;
+  if (options.help) {
+    std::printf("%s: one scan variant of scan-zoo (tile: %lld items)\n\n%s", session.variant.c_str(),
+                static_cast<long long>(Variant::kTileItems), usage_text().c_str());
+    return kExitPass;
+  }
+  g_timeout_s = options.timeout_s;
+
+  // The file input is read before the GPU is touched: a bad file is a usage error (exit 2).
+  std::vector<char> file_bytes;
+  if (!options.input_path.empty()) {
+    std::size_t element_bytes = 0;
+    with_type(options.types[0], AllTypes{}, [&](auto t) { element_bytes = sizeof(t); });
+    std::string error;
+    if (!read_input_file(options.input_path, element_bytes, options.sizes.empty() ? -1 : options.sizes[0],
+                         file_bytes, error)) {
+      std::fprintf(stderr, "%s: error: %s\n", session.variant.c_str(), error.c_str());
+      return kExitUsage;
+    }
+    options.sizes = {static_cast<std::int64_t>(file_bytes.size() / element_bytes)};
+  }
+
+  // Unsupported combinations are known without a GPU: WAIVED rows, exit code 3.
+  struct Combination {
+    std::string type, op;
+    ScanKind kind;
+    std::int64_t n;
+    const char* unsupported;
+  };
+  std::vector<Combination> combinations;
+  for (const std::string& type : options.types)
+    for (const std::string& op : options.ops)
+      for (ScanKind kind : options.kinds)
+        for (std::int64_t n : options.sizes) {
+          const char* reason = nullptr;
+          with_type(type, AllTypes{}, [&](auto t) {
+            using T = decltype(t);
+            if constexpr (!contains<T>(typename Variant::Types{})) {
+              reason = "this variant is not built for this element type";
+            } else {
+              with_op(op, AllOps{}, [&](auto o) {
+                reason = Variant::template unsupported_reason<T, decltype(o)>(kind);
+              });
+            }
+          });
+          combinations.push_back({type, op, kind, n, reason});
+        }
+  const bool any_supported = std::any_of(combinations.begin(), combinations.end(),
+                                         [](const Combination& c) { return c.unsupported == nullptr; });
+
+  if (options.device_info || any_supported) ensure_cuda_device();
+  if (options.device_info) return print_device_info();
+  if (any_supported) ZOO_CUDA(cudaStreamCreateWithFlags(&session.stream, cudaStreamNonBlocking));
+
+  for (const Combination& combination : combinations) {
+    RowLabel& row = current_row();
+    row = {session.variant, combination.type, combination.op, scan_kind_name(combination.kind), combination.n};
+    if (combination.unsupported) {
+      std::fprintf(stderr, "%s %s %s %s: not supported: %s\n", row.variant.c_str(), row.type.c_str(),
+                   row.op.c_str(), row.mode.c_str(), combination.unsupported);
+      print_untimed_row(row, "WAIVED");
+      session.exit_code = worse_exit(session.exit_code, kExitUnsupported);
+      continue;
+    }
+    with_type(combination.type, AllTypes{}, [&](auto t) {
+      using T = decltype(t);
+      if constexpr (contains<T>(typename Variant::Types{})) {
+        const T* file_input = file_bytes.empty() ? nullptr : reinterpret_cast<const T*>(file_bytes.data());
+        with_op(combination.op, AllOps{}, [&](auto o) {
+          int code = run_combination<Variant, T, decltype(o)>(session, combination.kind, combination.n, file_input);
+          session.exit_code = worse_exit(session.exit_code, code);
+        });
+      }
+    });
+    row.n = -1;
+  }
+  return session.exit_code;
+}
+
+}  // namespace detail
+
+}  // namespace zoo
+
+// The variant file's entry point; the file name gives the variant its name.
+#define ZOO_MAIN(Variant) \
+  int main(int argc, char** argv) { return ::zoo::detail::harness_main<Variant>(argc, argv, __FILE__); }

@@ -1,0 +1,142 @@
+// hierarchy.cuh -- the multi-level driver shared by every hierarchical (scan-then-add) variant.
+//
+// A block scans one tile of TileItems elements and emits the tile's total. If there is more
+// than one tile, the tile totals form a shorter array that is scanned the same way (inclusive,
+// in place), recursively, until one tile holds a whole level. On the way back down, every tile
+// but the first combines the scanned total of all tiles before it (its carry-in) into each of
+// its elements:
+//
+//   level 0  data            n elements           scan_tiles  -> totals L1 (n / TileItems)
+//   level 1  L1              n / TileItems        scan_tiles  -> totals L2
+//   ...                                            (top level fits in one tile: one block)
+//   back down: add_carry(L_k, L_{k+1}) ... add_carry(data, L1)
+//
+// Global traffic: the tile pass reads and writes every element, the carry pass reads and writes
+// every element again: 4 accesses per element (the levels above are ~1/TileItems of that), so a
+// scan-then-add hierarchy is bounded by half the bandwidth of a copy.
+//
+// A tile policy supplies the block-level scan the variant is about:
+//   struct Policy {
+//     static constexpr int kThreads, kTileItems;
+//     template <class T, class Op>
+//     __device__ static T scan_tile(const T* in, T* out, int valid, bool exclusive);
+//   };
+// scan_tile scans in[0, valid) into out[0, valid) (inclusive, or exclusive with the identity
+// first), pads a partial tile with the identity, and returns the tile's total (the inclusive
+// reduction of all `valid` items) to every thread. `in` and `out` may be the same array: the
+// levels are scanned in place, so the policy must read its whole tile before writing any of it.
+#pragma once
+
+#include <cstdint>
+
+#include "cuda_check.cuh"
+#include "ops.cuh"
+#include "vector_access.cuh"
+
+namespace zoo {
+
+template <class Policy, class T, class Op>
+__global__ void __launch_bounds__(Policy::kThreads)
+    hierarchy_scan_tiles(const T* in, T* out, T* tile_totals, std::int64_t n, bool exclusive) {
+  const std::int64_t tile_begin = std::int64_t(blockIdx.x) * Policy::kTileItems;
+  const int valid = static_cast<int>(min(std::int64_t(Policy::kTileItems), n - tile_begin));
+  const T total = Policy::template scan_tile<T, Op>(in + tile_begin, out + tile_begin, valid, exclusive);
+  if (tile_totals != nullptr && threadIdx.x == 0) tile_totals[blockIdx.x] = total;
+}
+
+// Block b (b >= 1) turns tile b's local prefixes into global ones: x = carry (+) x, where carry
+// is the inclusive scan of all tile totals before it. Memory-bound: 16-byte accesses on full
+// tiles, scalar on the ragged last tile.
+constexpr int kAddCarryThreads = 256;
+
+template <int TileItems, class T, class Op>
+__global__ void __launch_bounds__(kAddCarryThreads)
+    hierarchy_add_carry(T* data, const T* scanned_totals, std::int64_t n) {
+  const int tile = blockIdx.x + 1;
+  const std::int64_t tile_begin = std::int64_t(tile) * TileItems;
+  const int valid = static_cast<int>(min(std::int64_t(TileItems), n - tile_begin));
+  const T carry = scanned_totals[tile - 1];
+  const Op op;
+  T* tile_data = data + tile_begin;
+  using Vec = VectorOf<T, 16>;
+  if (valid == TileItems && Vec::template kFits<TileItems>) {
+    for (int v = threadIdx.x; v < TileItems / Vec::kCount; v += kAddCarryThreads) {
+      typename Vec::Chunk chunk = Vec::load(tile_data, v);
+#pragma unroll
+      for (int j = 0; j < Vec::kCount; ++j) chunk.item[j] = op(carry, chunk.item[j]);
+      Vec::store(tile_data, v, chunk);
+    }
+  } else {
+    for (int i = threadIdx.x; i < valid; i += kAddCarryThreads) tile_data[i] = op(carry, tile_data[i]);
+  }
+}
+
+template <class Policy>
+struct Hierarchy {
+  static constexpr int kTile = Policy::kTileItems;
+
+  // The totals of each level above the data, from L1 up: a level longer than one tile needs
+  // the next. Also what workspace_bytes counts.
+  template <class T>
+  static int layout(WorkspaceCarver& carver, std::int64_t n, T* levels[], std::int64_t lengths[]) {
+    int count = 0;
+    for (std::int64_t length = n; length > kTile; ++count) {
+      length = ceil_div<std::int64_t>(length, kTile);
+      lengths[count] = length;
+      levels[count] = carver.take<T>(static_cast<std::size_t>(length));
+    }
+    return count;
+  }
+
+  template <class T, class Op>
+  static std::size_t workspace_bytes(std::int64_t n) {
+    WorkspaceCarver counter;
+    T* levels[kMaxLevels];
+    std::int64_t lengths[kMaxLevels];
+    layout<T>(counter, n, levels, lengths);
+    return counter.bytes();
+  }
+
+  template <class T, class Op>
+  static void run(const T* in, T* out, std::int64_t n, ScanKind kind, Workspace workspace, cudaStream_t stream) {
+    WorkspaceCarver carver(workspace.data);
+    T* levels[kMaxLevels];
+    std::int64_t lengths[kMaxLevels];
+    const int level_count = layout<T>(carver, n, levels, lengths);
+
+    // Up: scan the data into tile-local prefixes, then each level of totals in place.
+    scan_tiles<T, Op>(in, out, level_count ? levels[0] : nullptr, n, kind == ScanKind::Exclusive, stream);
+    for (int level = 0; level < level_count; ++level) {
+      T* totals_above = level + 1 < level_count ? levels[level + 1] : nullptr;
+      scan_tiles<T, Op>(levels[level], levels[level], totals_above, lengths[level], false, stream);
+    }
+    // Down: each level's scanned totals become the carry-ins of the level below.
+    for (int level = level_count - 1; level >= 0; --level) {
+      T* below = level == 0 ? out : levels[level - 1];
+      const std::int64_t below_length = level == 0 ? n : lengths[level - 1];
+      add_carry<T, Op>(below, levels[level], below_length, stream);
+    }
+  }
+
+ private:
+  static constexpr int kMaxLevels = 16;  // TileItems >= 32 and n < 2^63: at most 13 levels
+
+  template <class T, class Op>
+  static void scan_tiles(const T* in, T* out, T* totals, std::int64_t n, bool exclusive, cudaStream_t stream) {
+    const std::int64_t tiles = ceil_div<std::int64_t>(n, kTile);
+    hierarchy_scan_tiles<Policy, T, Op><<<static_cast<unsigned>(tiles), Policy::kThreads, 0, stream>>>(
+        in, out, totals, n, exclusive);
+    ZOO_CHECK_LAUNCH();
+  }
+
+  template <class T, class Op>
+  static void add_carry(T* data, const T* scanned_totals, std::int64_t n, cudaStream_t stream) {
+    const std::int64_t tiles = ceil_div<std::int64_t>(n, kTile);
+    if (tiles <= 1) return;
+    hierarchy_add_carry<kTile, T, Op><<<static_cast<unsigned>(tiles - 1), kAddCarryThreads, 0, stream>>>(
+        data, scanned_totals, n);
+    ZOO_CHECK_LAUNCH();
+  }
+};
+
+}  // namespace zoo

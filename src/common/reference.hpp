@@ -1,0 +1,191 @@
+// reference.hpp -- seeded input generation, the CPU reference scan and the verification
+// (DESIGN.md section 4). Host code only, so it is unit-tested without a GPU.
+//
+// Input: small integers in [-8, 8] drawn from a counter-based generator, so every prefix of
+// int32 and float32 data stays far inside the exactly representable range (a random walk of
+// 2^32 steps rarely leaves +-2^21, while float32 is exact to 2^24): the check can be exact for
+// every type, every operator and every evaluation order a parallel scan may choose.
+// Reference: a sequential scan in a wider type (int64 wrapped to 32 bits, or double), run over
+// chunks in parallel (chunk totals first, then each chunk re-scanned from its carry-in). Every
+// output element is compared; a failure reports the first bad index, the expected and the
+// obtained value, and how many elements are wrong.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <thread>
+#include <type_traits>
+#include <vector>
+
+#include "ops.cuh"
+
+namespace zoo {
+
+// SplitMix64 finaliser: a good 64-bit mixer, so value i of stream s is mix64(s + i * golden).
+inline std::uint64_t mix64(std::uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+// Runs body(begin, end, chunk) over [0, n) split into contiguous chunks, one thread each.
+template <class Body>
+void parallel_chunks(std::int64_t n, int chunks, Body&& body) {
+  std::vector<std::thread> threads;
+  for (int c = 0; c < chunks; ++c) {
+    std::int64_t begin = n * c / chunks, end = n * (c + 1) / chunks;
+    if (c + 1 == chunks) body(begin, end, c);  // the calling thread takes the last chunk
+    else threads.emplace_back([&body, begin, end, c] { body(begin, end, c); });
+  }
+  for (std::thread& thread : threads) thread.join();
+}
+
+inline int default_chunks(std::int64_t n) {
+  const std::int64_t min_per_chunk = 1 << 20;  // smaller inputs are not worth a thread
+  const int hardware = std::max(1u, std::thread::hardware_concurrency());
+  return static_cast<int>(std::clamp<std::int64_t>(n / min_per_chunk, 1, hardware));
+}
+
+// Fills data[0..n) with integers in [-8, 8] (converted to T) from the stream `seed`.
+template <class T>
+void generate_input(T* data, std::int64_t n, std::uint64_t seed) {
+  parallel_chunks(n, default_chunks(n), [&](std::int64_t begin, std::int64_t end, int) {
+    for (std::int64_t i = begin; i < end; ++i) {
+      std::uint64_t bits = mix64(seed ^ mix64(static_cast<std::uint64_t>(i)));
+      data[i] = static_cast<T>(static_cast<int>(bits % 17) - 8);
+    }
+  });
+}
+
+// Narrowing from the reference's wide type back to T: modular for integers, rounding for floats.
+template <class T, class Wide>
+T narrow(Wide value) {
+  if constexpr (std::is_integral_v<T>)
+    return static_cast<T>(static_cast<std::make_unsigned_t<T>>(static_cast<std::uint64_t>(value)));
+  else
+    return static_cast<T>(value);
+}
+
+template <class T>
+bool same_value(T expected, T got) {
+  if constexpr (std::is_floating_point_v<T>)
+    return expected == got || (std::isnan(expected) && std::isnan(got));
+  else
+    return expected == got;
+}
+
+template <class T>
+std::string format_value(T value) {
+  char text[64];
+  if constexpr (std::is_floating_point_v<T>) std::snprintf(text, sizeof text, "%.9g", static_cast<double>(value));
+  else std::snprintf(text, sizeof text, "%lld", static_cast<long long>(value));
+  return text;
+}
+
+struct VerifyResult {
+  std::int64_t mismatches = 0;
+  std::int64_t first_bad = -1;
+  std::string expected, got;  // at first_bad
+  bool ok() const { return mismatches == 0; }
+
+  template <class T>
+  void record(std::int64_t index, T expected_value, T got_value) {
+    if (mismatches++ == 0) {
+      first_bad = index;
+      expected = format_value(expected_value);
+      got = format_value(got_value);
+    }
+  }
+};
+
+// Merges per-chunk results; chunks are in index order, so the first chunk with a mismatch holds
+// the first bad index.
+inline VerifyResult merge_chunk_results(const std::vector<VerifyResult>& results) {
+  VerifyResult total;
+  for (const VerifyResult& result : results) {
+    if (result.mismatches && total.mismatches == 0) total = result;
+    else total.mismatches += result.mismatches;
+  }
+  return total;
+}
+
+// Exact comparison is used wherever the data allows it (all generated data, every integer, max
+// and min). Only a float sum over user-supplied real-valued data (--input) is compared with a
+// tolerance: |got - expected| <= kFloatSumTolerance * sum_{j<=i} |x_j|, the accumulated rounding
+// any summation order may legitimately produce.
+constexpr double kFloatSumTolerance = 1e-4;
+
+// Compares got[0..n) with the scan of in[0..n) under Op, computed on the CPU in the wide type.
+template <class T, class Op>
+VerifyResult verify_scan(const T* in, const T* got, std::int64_t n, ScanKind kind, bool exact,
+                         int chunks = 0) {
+  using Wide = typename TypeInfo<T>::Wide;
+  const Op op;
+  const bool tolerant = !exact && std::is_floating_point_v<T> && std::is_same_v<Op, Sum>;
+  if (chunks <= 0) chunks = default_chunks(n);
+
+  // Pass 1: each chunk's total (and its sum of magnitudes, for the tolerance).
+  std::vector<Wide> chunk_total(chunks, static_cast<Wide>(Op::template identity<T>()));
+  std::vector<double> chunk_magnitude(chunks, 0.0);
+  parallel_chunks(n, chunks, [&](std::int64_t begin, std::int64_t end, int c) {
+    Wide total = static_cast<Wide>(Op::template identity<T>());
+    double magnitude = 0.0;
+    for (std::int64_t i = begin; i < end; ++i) {
+      total = op(total, static_cast<Wide>(in[i]));
+      if (tolerant) magnitude += std::fabs(static_cast<double>(in[i]));
+    }
+    chunk_total[c] = total;
+    chunk_magnitude[c] = magnitude;
+  });
+
+  // Pass 2: carry-in of each chunk (exclusive scan of the chunk totals, sequential).
+  std::vector<Wide> carry(chunks);
+  std::vector<double> carry_magnitude(chunks);
+  Wide running = static_cast<Wide>(Op::template identity<T>());
+  double running_magnitude = 0.0;
+  for (int c = 0; c < chunks; ++c) {
+    carry[c] = running;
+    carry_magnitude[c] = running_magnitude;
+    running = op(running, chunk_total[c]);
+    running_magnitude += chunk_magnitude[c];
+  }
+
+  // Pass 3: re-scan each chunk from its carry-in and compare every element.
+  std::vector<VerifyResult> results(chunks);
+  parallel_chunks(n, chunks, [&](std::int64_t begin, std::int64_t end, int c) {
+    VerifyResult& result = results[c];
+    Wide acc = carry[c];
+    double magnitude = carry_magnitude[c];
+    for (std::int64_t i = begin; i < end; ++i) {
+      const Wide before = acc;
+      acc = op(acc, static_cast<Wide>(in[i]));
+      if (tolerant) magnitude += std::fabs(static_cast<double>(in[i]));
+      const T expected = narrow<T>(kind == ScanKind::Inclusive ? acc : before);
+      bool good = same_value(expected, got[i]);
+      if (!good && tolerant)
+        good = std::fabs(static_cast<double>(got[i]) - static_cast<double>(expected)) <=
+               kFloatSumTolerance * magnitude;
+      if (!good) result.record(i, expected, got[i]);
+    }
+  });
+  return merge_chunk_results(results);
+}
+
+// The check of a copy (memcpy_baseline): every output element equals its input element.
+template <class T>
+VerifyResult verify_copy(const T* in, const T* got, std::int64_t n) {
+  const int chunks = default_chunks(n);
+  std::vector<VerifyResult> results(chunks);
+  parallel_chunks(n, chunks, [&](std::int64_t begin, std::int64_t end, int c) {
+    for (std::int64_t i = begin; i < end; ++i) {
+      if (!same_value(in[i], got[i])) results[c].record(i, in[i], got[i]);
+    }
+  });
+  return merge_chunk_results(results);
+}
+
+}  // namespace zoo

@@ -1,0 +1,32 @@
+// vector_access.cuh -- wide (up to 16-byte) loads and stores of consecutive elements.
+//
+// A warp whose lanes each move 16 contiguous bytes issues a quarter of the memory instructions
+// of a scalar loop for the same bytes, which memory-bound kernels need to reach copy bandwidth.
+#pragma once
+
+#include <cstdint>
+
+namespace zoo {
+
+template <class T, int Bytes>
+struct VectorOf {
+  static_assert(Bytes % sizeof(T) == 0, "the vector must hold whole elements");
+  static constexpr int kCount = Bytes / static_cast<int>(sizeof(T));
+  // True when a span of Items elements splits into whole vectors.
+  template <int Items>
+  static constexpr bool kFits = Items % kCount == 0;
+
+  struct alignas(Bytes) Chunk {
+    T item[kCount];
+  };
+
+  // The v-th vector of `base` (which must be Bytes-aligned).
+  __device__ __forceinline__ static Chunk load(const T* base, std::int64_t v) {
+    return reinterpret_cast<const Chunk*>(base)[v];
+  }
+  __device__ __forceinline__ static void store(T* base, std::int64_t v, const Chunk& chunk) {
+    reinterpret_cast<Chunk*>(base)[v] = chunk;
+  }
+};
+
+}  // namespace zoo

@@ -1,0 +1,61 @@
+"""Shared helpers for the scan-zoo test suite.
+
+CPU tests run everywhere. GPU tests ask for the `gpu` fixture, which probes the device through
+a real binary (`memcpy_baseline --device-info`) and skips with the binary's own message when no
+GPU is visible, so a skip always says why.
+"""
+import os
+import random
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+BIN = ROOT / "bin"
+TEST_BIN = ROOT / "build" / "tests"
+ROW_FIELDS = ["variant", "type", "op", "mode", "n", "reps", "median_ms", "min_ms", "max_ms", "gbps", "status"]
+VARIANTS = sorted(p.stem for p in (ROOT / "src").glob("*.cu"))
+TYPES = ["int32", "float32"]
+OPS = ["sum", "max", "min"]
+MODES = ["inclusive", "exclusive"]
+
+
+def run(args, timeout=600, **kwargs):
+    """Runs a command, returns the CompletedProcess (text mode, output captured)."""
+    return subprocess.run([str(a) for a in args], capture_output=True, text=True, timeout=timeout,
+                          cwd=ROOT, **kwargs)
+
+
+def parse_rows(stdout):
+    """The result rows of a binary's stdout, as dicts keyed by ROW_FIELDS."""
+    rows = []
+    for line in stdout.splitlines():
+        fields = line.split()
+        if len(fields) != len(ROW_FIELDS):
+            raise AssertionError(f"malformed row: {line!r}")
+        rows.append(dict(zip(ROW_FIELDS, fields)))
+    return rows
+
+
+def tile_items(variant):
+    """The tile size a binary reports in --help (0 when it has none)."""
+    result = run([BIN / variant, "--help"])
+    match = re.search(r"tile: (\d+) items", result.stdout)
+    assert result.returncode == 0 and match, result.stdout + result.stderr
+    return int(match.group(1))
+
+
+@pytest.fixture(scope="session")
+def gpu():
+    probe = run([BIN / "memcpy_baseline", "--device-info"], timeout=120)
+    if probe.returncode != 0:
+        pytest.skip("no GPU visible: " + (probe.stderr.strip() or probe.stdout.strip()))
+    return dict(re.findall(r"^# (\w+): (.*)$", probe.stdout, re.M))
+
+
+@pytest.fixture(scope="session")
+def seed():
+    """A fresh seed per session (override with SCAN_ZOO_SEED); printed in every failure."""
+    return int(os.environ.get("SCAN_ZOO_SEED", random.SystemRandom().randrange(1, 2**62)))

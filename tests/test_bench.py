@@ -1,0 +1,83 @@
+"""bench.sh against stub binaries (no GPU): rows for every size, failures recorded as rows, a
+hung or crashing binary does not stop the sweep, and an interrupted sweep leaves the previous
+timing.txt untouched."""
+import os
+import signal
+import subprocess
+import time
+
+import pandas as pd
+import pytest
+
+from conftest import ROOT
+
+DEVICE_INFO = 'if [ "$1" = --device-info ]; then echo "# gpu: Stub GPU"; exit 0; fi'
+ROW = 'echo "$NAME int32 sum inclusive $n 10 0.5 0.4 0.6 16.0 PASS"'
+
+
+def stub(bin_dir, name, body):
+    path = bin_dir / name
+    path.write_text(f"#!/usr/bin/env bash\n{DEVICE_INFO}\nNAME={name}\n"
+                    f"IFS=, read -r -a sizes <<<\"$1\"\n{body}\n")
+    path.chmod(0o755)
+
+
+@pytest.fixture
+def stubs(tmp_path):
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    stub(bin_dir, "good", f"for n in \"${{sizes[@]}}\"; do {ROW}; done")
+    stub(bin_dir, "failing", 'for n in "${sizes[@]}"; do echo "$NAME int32 sum inclusive $n 0 nan nan nan nan FAIL"; '
+                             'done; echo "GPU vs CPU check: FAIL" >&2; exit 1')
+    stub(bin_dir, "unsupported", 'for n in "${sizes[@]}"; do echo "$NAME int32 sum inclusive $n 0 nan nan nan nan WAIVED"; done; exit 3')
+    # hangs at its second size without a word (a wedged process): only the process limit stops it
+    stub(bin_dir, "hanging", f'n=${{sizes[0]}}; {ROW}; [ ${{#sizes[@]}} -gt 1 ] && sleep 1000; exit 0')
+    # catches its own hang at the first size (the watchdog's HANG row, exit 5)
+    stub(bin_dir, "watchdog", 'n=${sizes[0]}; echo "$NAME int32 sum inclusive $n 0 nan nan nan nan HANG"; exit 5')
+    # dies with no row at 2048 (e.g. a segfault); sizes after it must still be measured
+    stub(bin_dir, "crashing", f'for n in "${{sizes[@]}}"; do [ $n = 2048 ] && kill -SEGV $$; {ROW}; done')
+    return bin_dir
+
+
+def bench(bin_dir, out, *extra, **kwargs):
+    return subprocess.run([str(ROOT / "bench.sh"), "--bin-dir", str(bin_dir), "--out", str(out),
+                           "--sizes", "1024,2048,4096", *extra], capture_output=True, text=True,
+                          cwd=ROOT, **kwargs)
+
+
+def test_every_size_gets_a_row_and_failures_are_rows(stubs, tmp_path):
+    out = tmp_path / "timing.txt"
+    result = bench(stubs, out, "--process-limit", "3")
+    assert result.returncode == 0, result.stderr
+    table = pd.read_csv(out, sep=r"\s+", comment="#")
+    status = {(r.variant, r.n): r.status for r in table.itertuples()}
+    for name in ("good", "failing", "unsupported", "hanging", "watchdog", "crashing"):
+        assert {n for (v, n) in status if v == name} == {1024, 2048, 4096}, (name, status)
+    assert status[("good", 4096)] == "PASS"
+    assert status[("failing", 1024)] == "FAIL"
+    assert status[("unsupported", 2048)] == "WAIVED"
+    assert status[("hanging", 1024)] == "PASS" and status[("hanging", 2048)].startswith("HANG")
+    assert status[("hanging", 4096)] == "PASS", "the sweep must resume after a hung size"
+    assert status[("watchdog", 1024)] == "HANG" and status[("watchdog", 2048)] == "HANG"
+    assert status[("crashing", 2048)].startswith("ERROR") and status[("crashing", 4096)] == "PASS"
+    header = out.read_text()
+    assert "# gpu: Stub GPU" in header and "# git_commit:" in header and "# l2: cold" in header
+
+
+def test_interrupted_sweep_keeps_previous_results(stubs, tmp_path):
+    out = tmp_path / "timing.txt"
+    out.write_text("previous results\n")
+    process = subprocess.Popen([str(ROOT / "bench.sh"), "--bin-dir", str(stubs), "--out", str(out),
+                                "--variants", "good,hanging", "--sizes", "1024,2048"],
+                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(2)  # now inside the hanging stub
+    process.send_signal(signal.SIGINT)
+    _, stderr = process.communicate(timeout=30)
+    assert process.returncode == 130, stderr
+    assert out.read_text() == "previous results\n"
+    assert [p.name for p in tmp_path.iterdir() if "partial" in p.name] == []
+
+
+def test_unknown_variant_is_refused(stubs, tmp_path):
+    result = bench(stubs, tmp_path / "t.txt", "--variants", "nope")
+    assert result.returncode == 2 and "no binary" in result.stderr

@@ -1,0 +1,94 @@
+"""GPU tests: every binary over the edge sizes for every type, operator and mode, plus the
+timing path, the watchdog, out-of-memory, file input/output and N >= 2^32. Skipped (with the
+reason) when no GPU is visible."""
+import random
+import zlib
+
+import numpy as np
+import pytest
+
+from conftest import BIN, MODES, OPS, TYPES, VARIANTS, parse_rows, run, tile_items
+
+
+def edge_sizes(tile, rng):
+    tile = tile or 1024
+    sizes = {1, 2, 31, 32, 33, 1023, 1024, 1025, tile - 1, tile, tile + 1, 2 * tile + 1,
+             2**20 + 1, 2**24 - 1}
+    if tile * tile <= 2**26:  # hierarchy level boundaries
+        sizes |= {tile * tile - 1, tile * tile, tile * tile + 1}
+    sizes |= {rng.randrange(1, 2**22) for _ in range(3)}  # three seeded random sizes
+    return sorted(s for s in sizes if s > 0)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_every_combination_at_edge_sizes(gpu, seed, variant):
+    rng = random.Random(seed ^ zlib.crc32(variant.encode()))
+    sizes = edge_sizes(tile_items(variant), rng)
+    result = run([BIN / variant, ",".join(map(str, sizes)), "--type", ",".join(TYPES), "--op", ",".join(OPS),
+                  "--mode", ",".join(MODES), "--check-only", "--seed", seed], timeout=600)
+    rows = parse_rows(result.stdout)
+    context = f"seed {seed}, sizes {sizes}\n{result.stderr[-3000:]}"
+    assert len(rows) == len(sizes) * len(TYPES) * len(OPS) * len(MODES), context
+    bad = [r for r in rows if r["status"] not in ("PASS", "WAIVED")]
+    assert not bad, f"{bad[:5]}\n{context}"
+    waived = any(r["status"] == "WAIVED" for r in rows)
+    assert result.returncode == (3 if waived else 0), context
+
+
+def test_timed_run_reports_consistent_times(gpu):
+    for flags in ([], ["--hot"]):
+        result = run([BIN / "hierarchical_kogge_stone", "2^16,100000", "--reps", "7", *flags])
+        assert result.returncode == 0, result.stderr
+        for row in parse_rows(result.stdout):
+            assert row["status"] == "PASS" and row["reps"] == "7"
+            median, low, high = float(row["median_ms"]), float(row["min_ms"]), float(row["max_ms"])
+            assert 0 < low <= median <= high
+            expected_gbps = 2 * int(row["n"]) * 4 / (median * 1e-3) / 1e9
+            assert float(row["gbps"]) == pytest.approx(expected_gbps, rel=1e-3, abs=0.01)
+        assert "Time taken:" in result.stderr and "GPU vs CPU check: PASS" in result.stderr
+
+
+def test_watchdog_ends_a_hung_scan_with_exit_5(gpu):
+    result = run([BIN / "hierarchical_kogge_stone", "4096", "--inject-hang", "--timeout", "2"], timeout=60)
+    assert result.returncode == 5, result.stderr
+    assert "watchdog" in result.stderr
+    assert parse_rows(result.stdout)[-1]["status"] == "HANG"
+    after = run([BIN / "hierarchical_kogge_stone", "4096", "--check-only"], timeout=60)
+    assert after.returncode == 0, "the GPU did not recover after the watchdog: " + after.stderr
+
+
+def test_size_beyond_device_memory_exits_4(gpu):
+    result = run([BIN / "hierarchical_kogge_stone", "2^40"])
+    assert result.returncode == 4, result.stderr
+    assert "not enough device memory" in result.stderr and "needs" in result.stderr
+    assert parse_rows(result.stdout)[0]["status"].startswith("SKIPPED")
+
+
+def test_input_output_files(gpu, tmp_path, seed):
+    rng = np.random.default_rng(seed)
+    ints = rng.integers(-2**31, 2**31, size=300_001, dtype=np.int32)
+    (tmp_path / "ints.bin").write_bytes(ints.tobytes())
+    result = run([BIN / "hierarchical_kogge_stone", "--input", tmp_path / "ints.bin", "--output",
+                  tmp_path / "max.bin", "--op", "max", "--check-only"])
+    assert result.returncode == 0, result.stderr
+    got = np.frombuffer((tmp_path / "max.bin").read_bytes(), dtype=np.int32)
+    assert np.array_equal(got, np.maximum.accumulate(ints))
+
+    reals = rng.standard_normal(200_000).astype(np.float32)  # real-valued: checked with tolerance
+    (tmp_path / "reals.bin").write_bytes(reals.tobytes())
+    result = run([BIN / "cub_scan", "--input", tmp_path / "reals.bin", "--type", "float32", "--output",
+                  tmp_path / "sum.bin", "--check-only"])
+    assert result.returncode == 0, result.stderr
+    got = np.frombuffer((tmp_path / "sum.bin").read_bytes(), dtype=np.float32)
+    exact = np.cumsum(reals.astype(np.float64))
+    assert np.all(np.abs(got - exact) <= 1e-4 * np.cumsum(np.abs(reals.astype(np.float64))))
+
+
+@pytest.mark.parametrize("variant", ["hierarchical_kogge_stone", "cub_scan"])
+def test_n_beyond_2_to_the_32(gpu, variant):
+    n = 2**32 + 3
+    if int(gpu["memory_bytes"]) < 2 * 4 * n + (4 << 30):
+        pytest.skip(f"needs {2 * 4 * n} bytes of device memory, the GPU has {gpu['memory_bytes']}")
+    result = run([BIN / variant, str(n), "--check-only"], timeout=600)
+    assert result.returncode == 0, result.stderr
+    assert parse_rows(result.stdout)[0]["status"] == "PASS"

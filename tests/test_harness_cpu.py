@@ -1,0 +1,109 @@
+"""CPU tests: the harness's host logic and the command line. No GPU is needed; the exit codes
+for usage errors (2) and unsupported combinations (3) are decided before the GPU is touched."""
+import re
+import subprocess
+
+import pytest
+
+from conftest import BIN, ROOT, TEST_BIN, VARIANTS, parse_rows, run
+
+SELFTEST = TEST_BIN / "harness_selftest"
+
+
+def selftest_names():
+    if not SELFTEST.exists():
+        return ["<harness_selftest not built: run make test>"]
+    return run([SELFTEST, "--list"]).stdout.split()
+
+
+@pytest.mark.parametrize("name", selftest_names())
+def test_harness_selftest(name):
+    result = run([SELFTEST, name])
+    assert result.returncode == 0 and result.stdout.strip() == f"PASS {name}", result.stdout + result.stderr
+
+
+def test_every_variant_is_built():
+    missing = [v for v in VARIANTS if not (BIN / v).exists()]
+    assert not missing, f"not built: {missing}"
+    assert {"memcpy_baseline", "sequential_scan", "cub_scan", "hierarchical_kogge_stone"} <= set(VARIANTS)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_variant_opens_with_teaching_header(variant):
+    text = (ROOT / "src" / f"{variant}.cu").read_text()
+    header = text.split("#include")[0]
+    assert text.startswith(f"// {variant} -- "), "first line must name the variant"
+    for topic in ("Run: make bin/" + variant, "Constraints", "charts"):
+        assert topic in header, f"teaching header lacks '{topic}'"
+    assert re.search(r"\d+ accesses per element", header), "teaching header lacks the global traffic"
+
+
+@pytest.mark.parametrize("args, message", [
+    ([], "missing N"),
+    (["abc"], "bad N"),
+    (["-5"], "must not be negative"),
+    (["1.5"], "bad N"),
+    (["2^70"], "2^k"),
+    (["1024", "--type", "int8"], "unknown --type 'int8'"),
+    (["1024", "--op", "prod"], "unknown --op 'prod'"),
+    (["1024", "--mode", "both"], "unknown --mode"),
+    (["1024", "--frobnicate"], "unknown option '--frobnicate'"),
+    (["1024", "--reps"], "needs a value"),
+    (["1024", "--reps", "0"], "--reps expects"),
+    (["1024", "--timeout", "-1"], "--timeout expects"),
+    (["1024", "2048"], "N given twice"),
+    (["1024,,2048"], "empty item"),
+])
+def test_usage_errors_exit_2(args, message):
+    result = run([BIN / "hierarchical_kogge_stone", *args])
+    assert result.returncode == 2, result.stderr
+    assert message in result.stderr
+    assert "usage:" in result.stderr
+    assert result.stdout == "", "a usage error must not print a result row"
+
+
+def test_help_exits_0_and_documents_exit_codes():
+    result = run([BIN / "cub_scan", "--help"])
+    assert result.returncode == 0
+    for word in ("--type", "--op", "--mode", "--check-only", "--timeout", "--input", "exit codes"):
+        assert word in result.stdout
+
+
+def test_unsupported_type_exits_3_without_gpu():
+    result = run([TEST_BIN / "int32_only_copy", "100,200", "--type", "float32"])
+    assert result.returncode == 3, result.stderr
+    rows = parse_rows(result.stdout)
+    assert [r["status"] for r in rows] == ["WAIVED", "WAIVED"]
+    assert "not built for this element type" in result.stderr
+
+
+def test_unsupported_mode_exits_3_without_gpu():
+    result = run([TEST_BIN / "int32_only_copy", "100", "--exclusive"])
+    assert result.returncode == 3
+    assert "refuses exclusive" in result.stderr
+
+
+@pytest.mark.parametrize("content, args, message", [
+    (None, [], "cannot open --input"),
+    (b"12345", ["--type", "int32"], "not a whole number of 4-byte elements"),
+    (b"\0" * 16, ["8", "--type", "int32"], "holds 4 elements but N = 8"),
+])
+def test_bad_input_file_exits_2(tmp_path, content, args, message):
+    path = tmp_path / "input.bin"
+    if content is not None:
+        path.write_bytes(content)
+    result = run([BIN / "hierarchical_kogge_stone", "--input", path, *args])
+    assert result.returncode == 2 and message in result.stderr, result.stderr
+
+
+def test_without_gpu_a_run_exits_4_with_reason():
+    probe = run([BIN / "memcpy_baseline", "--device-info"])
+    if probe.returncode == 0:
+        pytest.skip("a GPU is visible: the no-GPU path cannot be provoked here")
+    result = run([BIN / "hierarchical_kogge_stone", "1024"])
+    assert result.returncode == 4
+    assert "no usable CUDA device" in result.stderr
+
+
+def test_make_test_is_the_ci_entry_point():
+    assert "make test" in (ROOT / ".ci" / "run").read_text()
