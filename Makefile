@@ -46,7 +46,7 @@ python-deps:
 	  $(PYTHON) -m pip install --quiet -r requirements.txt
 
 test: python-deps all $(TEST_BINARIES)
-	$(PYTHON) -m pytest -q tests
+	$(PYTHON) -m pytest -q -rs --durations=8 tests
 
 bench: all
 	./bench.sh

@@ -23,6 +23,9 @@ options:
   --exclusive         exclusive scans (default inclusive)
   --hot               do not flush L2 between timed reps
   --timeout SEC       watchdog for one GPU step inside a binary (default 30)
+  --budget-ms MS      a binary skips (SKIPPED row) an N whose one run would exceed MS,
+                      extrapolated from its smaller N (default 3000: keeps the serial
+                      and chained scans from eating the sweep)
   --process-limit SEC wall-clock limit for one binary process (default 600)
   --bin-dir DIR       where the binaries are (default bin)
   --out FILE          result table (default bench/timing.txt)
@@ -30,7 +33,7 @@ EOF
 }
 
 variants="" sizes="2^10,2^16,2^20,2^24,2^28" type=int32 op=sum mode=inclusive hot=""
-timeout_s=30 process_limit=600 bin_dir=bin out=bench/timing.txt
+timeout_s=30 budget_ms=3000 process_limit=600 bin_dir=bin out=bench/timing.txt
 while [ $# -gt 0 ]; do
   case "$1" in
     --variants) variants=$2; shift 2 ;;
@@ -40,6 +43,7 @@ while [ $# -gt 0 ]; do
     --exclusive) mode=exclusive; shift ;;
     --hot) hot=--hot; shift ;;
     --timeout) timeout_s=$2; shift 2 ;;
+    --budget-ms) budget_ms=$2; shift 2 ;;
     --process-limit) process_limit=$2; shift 2 ;;
     --bin-dir) bin_dir=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
@@ -84,7 +88,7 @@ device_info=$("${binaries[0]}" --device-info 2>&1) || {
   echo "# nvcc: $(nvcc --version 2>/dev/null | grep -o 'release [0-9.]*' || echo unknown)"
   echo "# build_flags: $(make -s print-flags 2>/dev/null || echo unknown)"
   echo "# l2: $([ -n "$hot" ] && echo hot || echo cold)"
-  echo "# sweep: type=$type op=$op mode=$mode sizes=$sizes"
+  echo "# sweep: type=$type op=$op mode=$mode sizes=$sizes budget_ms=$budget_ms"
   echo "variant type op mode n reps median_ms min_ms max_ms gbps status"
 } >"$tmp"
 
@@ -100,7 +104,7 @@ for binary in "${binaries[@]}"; do
     echo "[$index/${#binaries[@]}] $name n=$list ($((SECONDS - started)) s elapsed)" >&2
     # In the background + wait, so that an interrupt is handled at once, not after the child.
     timeout --kill-after=5 "$process_limit" "$binary" "$list" --type "$type" --op "$op" "--$mode" \
-      --timeout "$timeout_s" $hot >"$tmp.rows" 2>"$tmp.err" &
+      --timeout "$timeout_s" --budget-ms "$budget_ms" $hot >"$tmp.rows" 2>"$tmp.err" &
     child=$!
     wait "$child"
     rc=$?

@@ -22,7 +22,7 @@ for tool in memcheck racecheck synccheck initcheck; do
       --check-only --timeout 120 >"$log" 2>&1
     rc=$?
     runs=$((runs + 1))
-    summary=$(grep -m1 "ERROR SUMMARY" "$log" || echo "no summary")
+    summary=$(grep -m1 -E "ERROR SUMMARY|RACECHECK SUMMARY" "$log" || echo "no hazard reported")
     if [ $rc -ne 0 ]; then
       failures=$((failures + 1))
       echo "FAIL $tool $name (exit $rc): $summary"

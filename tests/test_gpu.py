@@ -48,6 +48,14 @@ def test_timed_run_reports_consistent_times(gpu):
         assert "Time taken:" in result.stderr and "GPU vs CPU check: PASS" in result.stderr
 
 
+def test_budget_skips_sizes_that_would_run_too_long(gpu):
+    result = run([BIN / "sequential_scan", "2^12,2^26", "--budget-ms", "1", "--reps", "3"])
+    assert result.returncode == 0, result.stderr
+    rows = parse_rows(result.stdout)
+    assert [r["status"] for r in rows] == ["PASS", "SKIPPED(over-budget)"]
+    assert "over --budget-ms" in result.stderr
+
+
 def test_watchdog_ends_a_hung_scan_with_exit_5(gpu):
     result = run([BIN / "hierarchical_kogge_stone", "4096", "--inject-hang", "--timeout", "2"], timeout=60)
     assert result.returncode == 5, result.stderr

@@ -51,6 +51,7 @@ def test_variant_opens_with_teaching_header(variant):
     (["1024", "--reps"], "needs a value"),
     (["1024", "--reps", "0"], "--reps expects"),
     (["1024", "--timeout", "-1"], "--timeout expects"),
+    (["1024", "--budget-ms", "0"], "--budget-ms expects"),
     (["1024", "2048"], "N given twice"),
     (["1024,,2048"], "empty item"),
 ])

@@ -30,6 +30,7 @@ struct Options {
   bool check_only = false;                 // verify, do not time
   std::uint64_t seed = 1;
   double timeout_s = 60.0;                 // watchdog: longest wait for any one GPU step
+  double budget_ms = 0;                    // skip an N whose one run is predicted to exceed this
   std::string input_path, output_path;     // scan a user's raw little-endian array
   bool help = false;
   bool device_info = false;                // print the GPU description header and exit
@@ -51,6 +52,8 @@ inline std::string usage_text() {
       "  --check-only      verify against the CPU reference, skip timing\n"
       "  --seed S          seed of the random input (default 1); each combination draws fresh data\n"
       "  --timeout SEC     watchdog: any one GPU step longer than this ends the run (default 60)\n"
+      "  --budget-ms MS    skip (SKIPPED row, exit 0) an N whose single run, extrapolated linearly\n"
+      "                    from a smaller N of the same list, would take longer than MS\n"
       "  --input FILE      scan FILE, a raw little-endian array of --type (N = file size)\n"
       "  --output FILE     write the scanned array to FILE (one combination only)\n"
       "  --device-info     print the GPU description as '# key: value' lines and exit\n"
@@ -190,6 +193,14 @@ inline Options parse_command_line(int argc, char** argv) {
       if (text.empty() || *end != '\0' || !(seconds > 0) || seconds > 1e6)
         throw UsageError("--timeout expects a positive number of seconds, got '" + text + "'");
       options.timeout_s = seconds;
+    }
+    else if (arg == "--budget-ms") {
+      std::string text = take_value();
+      char* end = nullptr;
+      double ms = std::strtod(text.c_str(), &end);
+      if (text.empty() || *end != '\0' || !(ms > 0))
+        throw UsageError("--budget-ms expects a positive number of milliseconds, got '" + text + "'");
+      options.budget_ms = ms;
     }
     else if (arg == "--input") options.input_path = take_value();
     else if (arg == "--output") options.output_path = take_value();

@@ -28,6 +28,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <new>
 #include <string>
@@ -215,6 +216,8 @@ struct Session {
   cudaStream_t stream = nullptr;
   L2Flusher flusher;
   int exit_code = kExitPass;
+  // For --budget-ms: the largest N verified so far per (type, op, mode), and its run time.
+  std::map<std::string, std::pair<std::int64_t, double>> verified_run_ms;
 };
 
 inline bool read_input_file(const std::string& path, std::size_t element_bytes,
@@ -291,6 +294,20 @@ int run_combination(Session& session, ScanKind kind, std::int64_t n, const T* fi
     return kExitPass;
   }
 
+  // ---- budget: a slow variant stops growing N once one run would take too long ----
+  const std::string combination_key = row.type + " " + row.op + " " + row.mode;
+  auto previous = session.verified_run_ms.find(combination_key);
+  if (options.budget_ms > 0 && previous != session.verified_run_ms.end() && previous->second.first < n) {
+    const double predicted_ms = previous->second.second * double(n) / double(previous->second.first);
+    if (predicted_ms > options.budget_ms) {
+      std::fprintf(stderr, "%s: skipped: one run would take ~%.0f ms (n=%lld took %.1f ms), over --budget-ms %.0f\n",
+                   label.c_str(), predicted_ms, static_cast<long long>(previous->second.first),
+                   previous->second.second, options.budget_ms);
+      print_untimed_row(row, "SKIPPED(over-budget)");
+      return kExitPass;
+    }
+  }
+
   // ---- memory: check first, so a size that cannot fit gets a clear answer ----
   const std::size_t data_bytes = static_cast<std::size_t>(n) * sizeof(T);
   const std::size_t workspace_bytes = Variant::template workspace_bytes<T, Op>(n);
@@ -340,11 +357,15 @@ int run_combination(Session& session, ScanKind kind, std::int64_t n, const T* fi
     never_finishing_kernel<<<1, 1, 0, stream>>>(static_cast<const int*>(flag.pointer));
     ZOO_CHECK_LAUNCH();
     wait_or_die(stream, "the verified scan (--inject-hang)");
-  } else {
-    Variant::template run<T, Op>(in, out, n, kind, workspace, stream);
-    ZOO_CHECK_LAUNCH();
   }
+  const auto verified_began = std::chrono::steady_clock::now();
+  Variant::template run<T, Op>(in, out, n, kind, workspace, stream);
+  ZOO_CHECK_LAUNCH();
   wait_or_die(stream, "the verified scan");
+  const double verified_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - verified_began).count();
+  if (previous == session.verified_run_ms.end() || previous->second.first < n)
+    session.verified_run_ms[combination_key] = {n, verified_ms};
   ZOO_CUDA(cudaMemcpyAsync(h_out.get(), out, data_bytes, cudaMemcpyDeviceToHost, stream));
   wait_or_die(stream, "the copy of the result to the host");
 
