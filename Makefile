@@ -2,6 +2,7 @@
 #   make                 build every variant into bin/
 #   make test            install Python requirements if missing, build, run the pytest suite
 #   make bench           sweep every binary (bench.sh) into bench/timing.txt
+#   make plots           regenerate the README results table from bench/timing.txt
 #   make sass V=name     disassemble bin/name (SASS), e.g. to check 16-byte loads or spills
 #   make sanitize        compute-sanitizer memcheck/racecheck/synccheck/initcheck at small sizes
 #   make clean
@@ -20,7 +21,7 @@ BINARIES := $(patsubst src/%.cu,bin/%,$(SOURCES))
 COMMON := $(wildcard src/common/*.cuh src/common/*.hpp)
 TEST_BINARIES := build/tests/harness_selftest build/tests/int32_only_copy
 
-.PHONY: all test bench sass sanitize clean print-flags python-deps
+.PHONY: all test bench plots sass sanitize clean print-flags python-deps
 
 all: $(BINARIES)
 
@@ -50,6 +51,9 @@ test: python-deps all $(TEST_BINARIES)
 
 bench: all
 	./bench.sh
+
+plots: python-deps
+	$(PYTHON) scripts/results_table.py --timing bench/timing.txt --readme README.md
 
 sass:
 	@test -n "$(V)" || { echo "usage: make sass V=<variant>  (one of: $(notdir $(BINARIES)))"; exit 2; }

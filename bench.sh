@@ -83,7 +83,12 @@ device_info=$("${binaries[0]}" --device-info 2>&1) || {
 {
   echo "# scan-zoo timing table"
   echo "# date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  echo "# git_commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD -- src 2>/dev/null || echo '+uncommitted-src')"
+  # SCAN_ZOO_COMMIT names the commit where the tree has no .git (e.g. a copy sent to a GPU box).
+  if [ -n "${SCAN_ZOO_COMMIT:-}" ]; then commit=$SCAN_ZOO_COMMIT
+  elif commit=$(git rev-parse --short HEAD 2>/dev/null); then
+    git diff --quiet HEAD -- src Makefile 2>/dev/null || commit="$commit+uncommitted-src"
+  else commit=unknown; fi
+  echo "# git_commit: $commit"
   echo "$device_info"
   echo "# nvcc: $(nvcc --version 2>/dev/null | grep -o 'release [0-9.]*' || echo unknown)"
   echo "# build_flags: $(make -s print-flags 2>/dev/null || echo unknown)"

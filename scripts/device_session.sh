@@ -2,7 +2,9 @@
 # device_session.sh -- one GPU session in one call: build, the full test suite with the GPU
 # tests executed, the sanitizers, and a benchmark sweep. Logs and results go to $OUT (or
 # ./device_out when $OUT is unset). Steps are bounded so the whole call fits in ten minutes.
-#   scripts/device_session.sh [steps...]     steps: build test sanitize bench (default: all)
+#   SCAN_ZOO_COMMIT=<sha> scripts/device_session.sh [steps...]
+#   steps: build test sanitize bench (default: all); SCAN_ZOO_COMMIT names the commit in the
+#   timing.txt header, since the copy of the tree on the GPU machine has no .git.
 set -u
 cd "$(dirname "$0")/.."
 out=${OUT:-device_out}
@@ -26,7 +28,7 @@ for step in "${steps[@]}"; do
     bench) timeout 400 ./bench.sh ${BENCH_ARGS:-} 2>"$out/bench.log"
            status=$?
            cp bench/timing.txt "$out/timing.txt"
-           grep -v '^#' bench/timing.txt | column -t ;;
+           grep -v '^#' bench/timing.txt ;;
     *) echo "unknown step $step"; exit 2 ;;
   esac
   echo "== step $step: exit $status, $((SECONDS - begin)) s"
