@@ -9,6 +9,8 @@
 # ARCH selects the GPU (default sm_90, the H100): make ARCH=sm_80
 
 ARCH ?= sm_90
+# Build in parallel on every core by default (make -j1 to override).
+MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
 NVCC ?= nvcc
 PYTHON ?= python3
 NVCCFLAGS ?= -O3 -std=c++17 -lineinfo -arch=$(ARCH) -Xcompiler -Wall,-Wextra -Werror all-warnings

@@ -24,9 +24,9 @@ def make_table(header, rows):
     def cell(variant, n, what):
         r = by.get((variant, n))
         if r is None:
-            return "not run"
+            return "not run" if what == "ms" else "–"
         if r.status != "PASS":
-            return r.status
+            return r.status if what == "ms" else "–"
         if what == "ms":
             return f"{r.median_ms:.4f}"
         if what == "gbps":
@@ -45,7 +45,7 @@ def make_table(header, rows):
     variants = sorted(rows["variant"].unique(), key=lambda v: (large_time(v), v))
     first = rows.iloc[0]
     lines = [
-        f"{header.get('gpu', 'unknown GPU')}, {first.type} {first.op} {first.mode}, "
+        f"{header.get('gpu', 'unknown GPU')}, {first['type']} {first['op']} {first['mode']}, "
         f"{header.get('l2', 'cold')} L2, commit {header.get('git_commit', 'unknown')}, "
         f"{header.get('date', 'unknown date')} (`bench/timing.txt`).",
         "",

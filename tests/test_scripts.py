@@ -20,8 +20,8 @@ def test_results_table_matches_the_data(tmp_path):
     fast = rows[1].split("|")[2:-1]
     # 2^20 ms, 2^28 ms, GB/s, % of memcpy (2863/3068), CUB time / this (0.875/0.75)
     assert [c.strip() for c in fast] == ["0.0080", "0.7500", "2863", "93%", "1.17"]
-    assert "SKIPPED(over-budget)" in rows[3]
-    assert "Fixture GPU" in text and "abc1234" in text
+    assert [c.strip() for c in rows[3].split("|")[2:-1]] == ["0.0200", "SKIPPED(over-budget)", "–", "–", "–"]
+    assert "Fixture GPU, int32 sum inclusive, cold L2, commit abc1234, 2026-01-01" in text
 
 
 def test_results_table_needs_markers(tmp_path):
