@@ -21,9 +21,9 @@ LDFLAGS ?= -lpthread
 SOURCES := $(wildcard src/*.cu)
 BINARIES := $(patsubst src/%.cu,bin/%,$(SOURCES))
 COMMON := $(wildcard src/common/*.cuh src/common/*.hpp)
-TEST_BINARIES := build/tests/harness_selftest build/tests/int32_only_copy
+TEST_BINARIES := $(patsubst tests/cuda/%.cu,build/tests/%,$(wildcard tests/cuda/*.cu))
 
-.PHONY: all test bench plots sass sanitize clean print-flags python-deps
+.PHONY: all test-programs test bench plots sass sanitize clean print-flags python-deps
 
 all: $(BINARIES)
 
@@ -34,8 +34,9 @@ bin/%: src/%.cu $(COMMON) | bin
 # not ours to edit), so the spill check is off for the CUB reference row only.
 bin/cub_scan: SPILL_CHECK :=
 
-# Test-only programs: the harness's host logic, and a variant that supports only int32 (to test
-# the "combination not supported" exit code). Built outside bin/ so bench.sh never sees them.
+# Test-only programs (tests/cuda/): the harness's host unit tests and fixture variants that
+# provoke the exit codes a real variant should never give. Built outside bin/, so bench.sh and
+# the variant sweep never see them.
 build/tests/%: tests/cuda/%.cu $(COMMON) | build/tests
 	$(NVCC) $(NVCCFLAGS) $(SPILL_CHECK) -Isrc -o $@ $< $(LDFLAGS)
 
@@ -48,7 +49,9 @@ python-deps:
 	@$(PYTHON) -c "import pandas, matplotlib, pytest" 2>/dev/null || \
 	  $(PYTHON) -m pip install --quiet -r requirements.txt
 
-test: python-deps all $(TEST_BINARIES)
+test-programs: $(TEST_BINARIES)
+
+test: python-deps all test-programs
 	$(PYTHON) -m pytest -q -rs --durations=8 tests
 
 bench: all
@@ -57,9 +60,9 @@ bench: all
 plots: python-deps
 	$(PYTHON) scripts/results_table.py --timing bench/timing.txt --readme README.md
 
-sass:
+sass: $(if $(V),bin/$(V))
 	@test -n "$(V)" || { echo "usage: make sass V=<variant>  (one of: $(notdir $(BINARIES)))"; exit 2; }
-	@$(MAKE) --no-print-directory bin/$(V)
+	@command -v cuobjdump >/dev/null || { echo "make sass: cuobjdump not found (it ships with the full CUDA toolkit)"; exit 2; }
 	cuobjdump -sass bin/$(V)
 
 sanitize: all

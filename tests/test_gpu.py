@@ -7,7 +7,7 @@ import zlib
 import numpy as np
 import pytest
 
-from conftest import BIN, MODES, OPS, TYPES, VARIANTS, parse_rows, run, tile_items
+from conftest import BIN, MODES, TEST_BIN, OPS, TYPES, VARIANTS, parse_rows, run, tile_items
 
 
 def edge_sizes(tile, rng):
@@ -33,6 +33,17 @@ def test_every_combination_at_edge_sizes(gpu, seed, variant):
     assert not bad, f"{bad[:5]}\n{context}"
     waived = any(r["status"] == "WAIVED" for r in rows)
     assert result.returncode == (3 if waived else 0), context
+
+
+def test_wrong_output_exits_1_with_first_bad_index(gpu, tmp_path):
+    data = np.array([5, 1, 1, 1, 1], dtype=np.int32)  # inclusive sum: 5 6 7 8 9; a copy: 5 1 1 1 1
+    (tmp_path / "in.bin").write_bytes(data.tobytes())
+    result = run([TEST_BIN / "copy_posing_as_scan", "--input", tmp_path / "in.bin"])
+    assert result.returncode == 1, result.stderr
+    assert "FAIL: 4 of 5 elements wrong; first at index 1: expected 6, got 1" in result.stderr
+    assert parse_rows(result.stdout)[0]["status"] == "FAIL"
+    generated = run([TEST_BIN / "copy_posing_as_scan", "100000,7", "--op", "max", "--exclusive"])
+    assert generated.returncode == 1 and [r["status"] for r in parse_rows(generated.stdout)] == ["FAIL", "FAIL"]
 
 
 def test_timed_run_reports_consistent_times(gpu):
