@@ -45,8 +45,8 @@ __global__ void __launch_bounds__(Policy::kThreads)
 }
 
 // Block b (b >= 1) turns tile b's local prefixes into global ones: x = carry (+) x, where carry
-// is the inclusive scan of all tile totals before it. Memory-bound: 16-byte accesses on full
-// tiles, scalar on the ragged last tile.
+// is the inclusive scan of all tile totals before it. Memory-bound: 16-byte accesses on full,
+// aligned tiles, scalar on the ragged last tile (or on a caller's unaligned array).
 constexpr int kAddCarryThreads = 256;
 
 template <int TileItems, class T, class Op>
@@ -59,7 +59,8 @@ __global__ void __launch_bounds__(kAddCarryThreads)
   const Op op;
   T* tile_data = data + tile_begin;
   using Vec = VectorOf<T, 16>;
-  if (valid == TileItems && Vec::template kFits<TileItems>) {
+  const bool aligned = reinterpret_cast<std::uintptr_t>(tile_data) % sizeof(typename Vec::Chunk) == 0;
+  if (valid == TileItems && Vec::template kFits<TileItems> && aligned) {
     for (int v = threadIdx.x; v < TileItems / Vec::kCount; v += kAddCarryThreads) {
       typename Vec::Chunk chunk = Vec::load(tile_data, v);
 #pragma unroll
