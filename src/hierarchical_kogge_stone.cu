@@ -21,6 +21,8 @@
 //
 // Constraints: any N (64-bit indexing), every type and operator of the harness, inclusive or
 // exclusive (the exclusive output reads each thread's left neighbour). Tile = 1024 items.
+// The block scan itself is zoo::KoggeStoneTree in common/smem_tree_scans.cuh, shared with the
+// coarsened variant, which runs it over per-thread totals.
 //
 // In the charts: a flat launch-bound line up to ~2^16, then well under the memcpy ceiling at
 // large N; compare with hierarchical_kogge_stone_double_buffering (one barrier per step).
@@ -28,33 +30,9 @@
 // Run: make bin/hierarchical_kogge_stone && ./bin/hierarchical_kogge_stone 2^28
 #include "common/harness.cuh"
 #include "common/hierarchy.cuh"
+#include "common/tile_policies.cuh"
 
-struct KoggeStoneTile {
-  static constexpr int kThreads = 1024;
-  static constexpr int kTileItems = 1024;  // one element per thread
+// 1024 threads, one element each, scanned in place by zoo::KoggeStoneTree (smem_tree_scans.cuh).
+using KoggeStoneTile = zoo::TreeTile<1024, 1024, zoo::KoggeStoneTree>;
 
-  template <class T, class Op>
-  __device__ static T scan_tile(const T* in, T* out, int valid, bool exclusive) {
-    __shared__ T scanned[kTileItems];
-    const Op op;
-    const int t = threadIdx.x;
-    scanned[t] = t < valid ? in[t] : Op::template identity<T>();
-    for (int stride = 1; stride < kTileItems; stride *= 2) {
-      __syncthreads();  // the previous step's writes are visible
-      T left;
-      if (t >= stride) left = scanned[t - stride];
-      __syncthreads();  // every read of this step is done before anyone overwrites
-      if (t >= stride) scanned[t] = op(left, scanned[t]);
-    }
-    __syncthreads();
-    if (t < valid) out[t] = !exclusive ? scanned[t] : t == 0 ? Op::template identity<T>() : scanned[t - 1];
-    return scanned[kTileItems - 1];  // padding is the identity: the last slot is the tile total
-  }
-};
-
-struct HierarchicalKoggeStone : zoo::VariantDefaults, zoo::Hierarchy<KoggeStoneTile> {
-  static constexpr std::int64_t kTileItems = KoggeStoneTile::kTileItems;
-  using zoo::Hierarchy<KoggeStoneTile>::workspace_bytes;
-};
-
-ZOO_MAIN(HierarchicalKoggeStone)
+ZOO_MAIN(zoo::HierarchicalVariant<KoggeStoneTile>)

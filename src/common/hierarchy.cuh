@@ -30,6 +30,7 @@
 #include <cstdint>
 
 #include "cuda_check.cuh"
+#include "harness.cuh"
 #include "ops.cuh"
 #include "vector_access.cuh"
 
@@ -44,31 +45,42 @@ __global__ void __launch_bounds__(Policy::kThreads)
   if (tile_totals != nullptr && threadIdx.x == 0) tile_totals[blockIdx.x] = total;
 }
 
-// Block b (b >= 1) turns tile b's local prefixes into global ones: x = carry (+) x, where carry
-// is the inclusive scan of all tile totals before it. Memory-bound: 16-byte accesses on full,
-// aligned tiles, scalar on the ragged last tile (or on a caller's unaligned array).
+// The carry pass: every element of tile b >= 1 becomes carry (+) element, where carry is the
+// scanned total of all tiles before b. Memory-bound, so it is written like a copy kernel: each
+// block takes a fixed chunk of kAddCarryChunk elements whatever the tile size (small tiles would
+// otherwise make tiny blocks), issues all of its 16-byte loads before the first store, and looks
+// up each vector's carry (a vector never straddles tiles: TileItems is a multiple of its
+// length). The ragged end, or an unaligned array, goes element by element.
 constexpr int kAddCarryThreads = 256;
+constexpr int kAddCarryChunk = 8192;
 
 template <int TileItems, class T, class Op>
 __global__ void __launch_bounds__(kAddCarryThreads)
     hierarchy_add_carry(T* data, const T* scanned_totals, std::int64_t n) {
-  const int tile = blockIdx.x + 1;
-  const std::int64_t tile_begin = std::int64_t(tile) * TileItems;
-  const int valid = static_cast<int>(min(std::int64_t(TileItems), n - tile_begin));
-  const T carry = scanned_totals[tile - 1];
-  const Op op;
-  T* tile_data = data + tile_begin;
   using Vec = VectorOf<T, 16>;
-  const bool aligned = reinterpret_cast<std::uintptr_t>(tile_data) % sizeof(typename Vec::Chunk) == 0;
-  if (valid == TileItems && Vec::template kFits<TileItems> && aligned) {
-    for (int v = threadIdx.x; v < TileItems / Vec::kCount; v += kAddCarryThreads) {
-      typename Vec::Chunk chunk = Vec::load(tile_data, v);
+  constexpr int kVectors = kAddCarryChunk / Vec::kCount;
+  constexpr int kPerThread = kVectors / kAddCarryThreads;
+  static_assert(kVectors % kAddCarryThreads == 0 && TileItems % Vec::kCount == 0, "whole vectors");
+  const Op op;
+  const std::int64_t chunk_begin = TileItems + std::int64_t(blockIdx.x) * kAddCarryChunk;  // tile 0 has no carry
+  T* chunk = data + chunk_begin;
+  const auto carry_of = [&](std::int64_t i) { return scanned_totals[(chunk_begin + i) / TileItems - 1]; };
+  const bool aligned = reinterpret_cast<std::uintptr_t>(chunk) % sizeof(typename Vec::Chunk) == 0;
+  if (chunk_begin + kAddCarryChunk <= n && aligned) {
+    typename Vec::Chunk vectors[kPerThread];
 #pragma unroll
-      for (int j = 0; j < Vec::kCount; ++j) chunk.item[j] = op(carry, chunk.item[j]);
-      Vec::store(tile_data, v, chunk);
+    for (int k = 0; k < kPerThread; ++k) vectors[k] = Vec::load(chunk, k * kAddCarryThreads + threadIdx.x);
+#pragma unroll
+    for (int k = 0; k < kPerThread; ++k) {
+      const int v = k * kAddCarryThreads + threadIdx.x;
+      const T carry = carry_of(std::int64_t(v) * Vec::kCount);
+#pragma unroll
+      for (int j = 0; j < Vec::kCount; ++j) vectors[k].item[j] = op(carry, vectors[k].item[j]);
+      Vec::store(chunk, v, vectors[k]);
     }
   } else {
-    for (int i = threadIdx.x; i < valid; i += kAddCarryThreads) tile_data[i] = op(carry, tile_data[i]);
+    const int valid = static_cast<int>(min(std::int64_t(kAddCarryChunk), n - chunk_begin));
+    for (int i = threadIdx.x; i < valid; i += kAddCarryThreads) chunk[i] = op(carry_of(i), chunk[i]);
   }
 }
 
@@ -132,12 +144,18 @@ struct Hierarchy {
 
   template <class T, class Op>
   static void add_carry(T* data, const T* scanned_totals, std::int64_t n, cudaStream_t stream) {
-    const std::int64_t tiles = ceil_div<std::int64_t>(n, kTile);
-    if (tiles <= 1) return;
-    hierarchy_add_carry<kTile, T, Op><<<static_cast<unsigned>(tiles - 1), kAddCarryThreads, 0, stream>>>(
+    if (n <= kTile) return;
+    const std::int64_t chunks = ceil_div<std::int64_t>(n - kTile, kAddCarryChunk);
+    hierarchy_add_carry<kTile, T, Op><<<static_cast<unsigned>(chunks), kAddCarryThreads, 0, stream>>>(
         data, scanned_totals, n);
     ZOO_CHECK_LAUNCH();
-  }
+  }};
+
+// The variant struct of a plain scan-then-add variant: everything comes from its tile policy.
+template <class Policy>
+struct HierarchicalVariant : VariantDefaults, Hierarchy<Policy> {
+  static constexpr std::int64_t kTileItems = Policy::kTileItems;
+  using Hierarchy<Policy>::workspace_bytes;
 };
 
 }  // namespace zoo

@@ -1,0 +1,86 @@
+// tile_policies.cuh -- the two shapes of block-level tile scan that the hierarchical variants
+// plug into zoo::Hierarchy (see hierarchy.cuh for the scan_tile contract).
+//
+// TreeTile<Threads, TileItems, Tree>: the textbook shape. The tile is loaded coalesced into a
+// shared array, scanned there by a tree of smem_tree_scans.cuh (Kogge-Stone: one element per
+// thread; Brent-Kung and Blelloch: two), and stored coalesced.
+//
+// CoarsenedTile<Threads, Items, BlockScan>: thread coarsening. Each thread owns Items consecutive
+// elements in registers (loaded through a shared-memory transpose, tile_io.cuh), scans them
+// serially, the block scans the per-thread totals (any BlockScan of block_scan.cuh: a tree or
+// warp shuffles), and each thread combines its exclusive prefix into its items (the
+// "redistribution") before the transposed store. Work per element: ~2 combines, whatever the
+// block scan costs, spread over Items elements.
+#pragma once
+
+#include "block_scan.cuh"
+#include "ops.cuh"
+#include "smem_tree_scans.cuh"
+#include "tile_io.cuh"
+
+namespace zoo {
+
+template <int Threads, int TileItems, class Tree>
+struct TreeTile {
+  static_assert(TileItems <= 2 * Threads, "a tree scans at most two elements per thread");
+  static constexpr int kThreads = Threads;
+  static constexpr int kTileItems = TileItems;
+
+  template <class T, class Op>
+  __device__ static T scan_tile(const T* in, T* out, int valid, bool exclusive) {
+    __shared__ T s[Tree::template kStorage<TileItems>];
+    for (int i = threadIdx.x; i < TileItems; i += Threads)
+      s[Tree::slot(i)] = i < valid ? in[i] : Op::template identity<T>();
+    Tree::template inclusive<T, Op, TileItems>(s);
+    for (int i = threadIdx.x; i < valid; i += Threads)
+      out[i] = !exclusive ? s[Tree::slot(i)] : i == 0 ? Op::template identity<T>() : s[Tree::slot(i - 1)];
+    return s[Tree::slot(TileItems - 1)];  // identity padding: the last slot is the tile total
+  }
+};
+
+template <int Threads, int Items, class BlockScan>
+struct CoarsenedTile {
+  static constexpr int kThreads = Threads;
+  static constexpr int kTileItems = Threads * Items;
+
+  // Scans one tile into out; carry_in is combined in front of every output (reduce_then_scan
+  // passes the tile's prefix; the hierarchy adds carries in a later pass and passes nothing).
+  // Returns the tile's own total (without carry_in) to every thread.
+  template <class T, class Op>
+  __device__ static T scan_tile(const T* in, T* out, int valid, bool exclusive,
+                                T carry_in = Op::template identity<T>()) {
+    const Op op;
+    T items[Items];
+    BlockedTile<T, Threads, Items>::load(in, valid, items, Op::template identity<T>());
+#pragma unroll
+    for (int k = 1; k < Items; ++k) items[k] = op(items[k - 1], items[k]);  // serial, in registers
+    T total;
+    const T prefix = op(carry_in, BlockScan::template exclusive<T, Op>(items[Items - 1], total));
+    if (exclusive) {  // shift right by one: item k gets the prefix of item k - 1
+#pragma unroll
+      for (int k = Items - 1; k > 0; --k) items[k] = op(prefix, items[k - 1]);
+      items[0] = prefix;
+    } else {
+#pragma unroll
+      for (int k = 0; k < Items; ++k) items[k] = op(prefix, items[k]);
+    }
+    BlockedTile<T, Threads, Items>::store(out, valid, items);
+    return total;
+  }
+
+  // The tile's total only (the first pass of reduce-then-scan): load, serial reduce, block scan.
+  template <class T, class Op>
+  __device__ static T reduce_tile(const T* in, int valid) {
+    const Op op;
+    T items[Items];
+    BlockedTile<T, Threads, Items>::load(in, valid, items, Op::template identity<T>());
+    T thread_total = items[0];
+#pragma unroll
+    for (int k = 1; k < Items; ++k) thread_total = op(thread_total, items[k]);
+    T total;
+    BlockScan::template exclusive<T, Op>(thread_total, total);
+    return total;
+  }
+};
+
+}  // namespace zoo

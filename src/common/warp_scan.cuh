@@ -1,0 +1,76 @@
+// warp_scan.cuh -- inclusive scans across the 32 lanes of a warp, two ways.
+//
+// ShuffleWarpScan: Kogge-Stone over registers with __shfl_up_sync (5 steps, no shared memory,
+// no barriers): lane i adds the value of lane i - 2^k in step k.
+//
+// SmemWarpScan: the CUDA Handbook's shared-memory warp scan (Wilt 2013, listing 13.14) with its
+// padding trick: 16 identity elements in front of each warp's 32 slots let every lane read
+// slot idx - 2^k unconditionally (lanes below 2^k read the identity), so the `lane >= offset`
+// branches disappear. The original relied on the warp executing in lockstep through a volatile
+// pointer: all 32 loads of a step happened before any store. Since Volta, independent thread
+// scheduling gives no such guarantee, so each step here reads into a register, meets the other
+// lanes at __syncwarp(), then writes, and meets them again before the next step reads.
+#pragma once
+
+namespace zoo {
+
+constexpr int kWarpSize = 32;
+constexpr unsigned kFullMask = 0xffffffffu;
+
+__device__ __forceinline__ int lane_id() { return threadIdx.x & (kWarpSize - 1); }
+__device__ __forceinline__ int warp_id() { return threadIdx.x / kWarpSize; }
+
+struct ShuffleWarpScan {
+  // Per-warp shared memory: none.
+  template <class T>
+  struct Storage {};
+
+  template <class T, class Op>
+  __device__ __forceinline__ static T inclusive(T value, Storage<T>&) {
+    const Op op;
+    const int lane = lane_id();
+#pragma unroll
+    for (int offset = 1; offset < kWarpSize; offset *= 2) {
+      const T left = __shfl_up_sync(kFullMask, value, offset);
+      if (lane >= offset) value = op(left, value);
+    }
+    return value;
+  }
+};
+
+struct SmemWarpScan {
+  static constexpr int kPadding = kWarpSize / 2;  // the largest step reads 16 slots back
+  // Per-warp shared memory: the padding, then one slot per lane.
+  template <class T>
+  struct Storage {
+    T slot[kPadding + kWarpSize];
+  };
+
+  template <class T, class Op>
+  __device__ __forceinline__ static T inclusive(T value, Storage<T>& storage) {
+    const Op op;
+    const int lane = lane_id();
+    const int idx = kPadding + lane;
+    if (lane < kPadding) storage.slot[lane] = Op::template identity<T>();
+    storage.slot[idx] = value;
+    __syncwarp();
+#pragma unroll
+    for (int offset = 1; offset < kWarpSize; offset *= 2) {
+      const T left = storage.slot[idx - offset];  // the identity when lane < offset: no branch
+      __syncwarp();                               // every lane has read before anyone writes
+      value = op(left, value);
+      storage.slot[idx] = value;
+      __syncwarp();                               // every write lands before the next reads
+    }
+    return value;
+  }
+};
+
+// The exclusive prefix of a lane from the inclusive scan: the lane to its left, identity at 0.
+template <class T, class Op>
+__device__ __forceinline__ T exclusive_from_inclusive(T inclusive) {
+  const T left = __shfl_up_sync(kFullMask, inclusive, 1);
+  return lane_id() == 0 ? Op::template identity<T>() : left;
+}
+
+}  // namespace zoo
