@@ -56,7 +56,7 @@ constexpr int kAddCarryChunk = 8192;
 
 template <int TileItems, class T, class Op>
 __global__ void __launch_bounds__(kAddCarryThreads)
-    hierarchy_add_carry(T* data, const T* scanned_totals, std::int64_t n) {
+    hierarchy_add_carry(T* __restrict__ data, const T* __restrict__ scanned_totals, std::int64_t n) {
   using Vec = VectorOf<T, 16>;
   constexpr int kVectors = kAddCarryChunk / Vec::kCount;
   constexpr int kPerThread = kVectors / kAddCarryThreads;
@@ -67,16 +67,20 @@ __global__ void __launch_bounds__(kAddCarryThreads)
   const auto carry_of = [&](std::int64_t i) { return scanned_totals[(chunk_begin + i) / TileItems - 1]; };
   const bool aligned = reinterpret_cast<std::uintptr_t>(chunk) % sizeof(typename Vec::Chunk) == 0;
   if (chunk_begin + kAddCarryChunk <= n && aligned) {
+    // Every load (data and carries) is issued before the first store, so their latencies overlap.
     typename Vec::Chunk vectors[kPerThread];
-#pragma unroll
-    for (int k = 0; k < kPerThread; ++k) vectors[k] = Vec::load(chunk, k * kAddCarryThreads + threadIdx.x);
+    T carries[kPerThread];
 #pragma unroll
     for (int k = 0; k < kPerThread; ++k) {
       const int v = k * kAddCarryThreads + threadIdx.x;
-      const T carry = carry_of(std::int64_t(v) * Vec::kCount);
+      vectors[k] = Vec::load(chunk, v);
+      carries[k] = carry_of(std::int64_t(v) * Vec::kCount);
+    }
 #pragma unroll
-      for (int j = 0; j < Vec::kCount; ++j) vectors[k].item[j] = op(carry, vectors[k].item[j]);
-      Vec::store(chunk, v, vectors[k]);
+    for (int k = 0; k < kPerThread; ++k) {
+#pragma unroll
+      for (int j = 0; j < Vec::kCount; ++j) vectors[k].item[j] = op(carries[k], vectors[k].item[j]);
+      Vec::store(chunk, k * kAddCarryThreads + threadIdx.x, vectors[k]);
     }
   } else {
     const int valid = static_cast<int>(min(std::int64_t(kAddCarryChunk), n - chunk_begin));
