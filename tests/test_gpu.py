@@ -103,7 +103,10 @@ def test_input_output_files(gpu, tmp_path, seed):
     assert np.all(np.abs(got - exact) <= 1e-4 * np.cumsum(np.abs(reals.astype(np.float64))))
 
 
-@pytest.mark.parametrize("variant", ["hierarchical_kogge_stone", "cub_scan"])
+# One variant per distinct code path for 64-bit offsets: the tree tile and the coarsened tile
+# under the shared hierarchy driver, reduce-then-scan's own driver, and CUB.
+@pytest.mark.parametrize("variant", ["hierarchical_kogge_stone", "hierarchical_warp_tiled_coarsening_optimized",
+                                     "reduce_then_scan", "cub_scan"])
 def test_n_beyond_2_to_the_32(gpu, variant):
     n = 2**32 + 3
     if int(gpu["memory_bytes"]) < 2 * 4 * n + (4 << 30):

@@ -24,6 +24,28 @@ struct PlainLayout {
   __device__ __forceinline__ static int slot(int i) { return i; }
 };
 
+// Two shared buffers for the double-buffered trees: each step reads `from` and writes `to`,
+// then swap() makes the writes visible and exchanges the roles; finish() leaves the result in
+// the caller's array (a copy when the number of steps was odd).
+template <class T, int N>
+struct PingPong {
+  T* from;
+  T* to;
+  T* home;
+  __device__ PingPong(T* s, T* other) : from(s), to(other), home(s) { __syncthreads(); }
+  __device__ void swap() {
+    __syncthreads();
+    T* previous = from;
+    from = to;
+    to = previous;
+  }
+  __device__ void finish() {
+    if (from == home) return;
+    for (int j = threadIdx.x; j < N; j += blockDim.x) home[j] = from[j];
+    __syncthreads();
+  }
+};
+
 // Kogge-Stone: in step k every element combines the one 2^k to its left. In place, a thread
 // must not overwrite its element before its right-hand partner has read it: read, barrier,
 // write, barrier.
@@ -51,20 +73,12 @@ struct KoggeStoneDoubleBufferedTree : PlainLayout {
     __shared__ T other[N];
     const Op op;
     const int t = threadIdx.x;
-    T* from = s;
-    T* to = other;
-    __syncthreads();
+    PingPong<T, N> buffers(s, other);
     for (int stride = 1; stride < N; stride *= 2) {
-      if (t < N) to[t] = t >= stride ? op(from[t - stride], from[t]) : from[t];
-      __syncthreads();
-      T* swap = from;
-      from = to;
-      to = swap;
+      if (t < N) buffers.to[t] = t >= stride ? op(buffers.from[t - stride], buffers.from[t]) : buffers.from[t];
+      buffers.swap();
     }
-    if (from != s) {
-      if (t < N) s[t] = from[t];
-      __syncthreads();
-    }
+    buffers.finish();
   }
 };
 
@@ -98,28 +112,20 @@ struct BrentKungDoubleBufferedTree : PlainLayout {
   __device__ static void inclusive(T* s) {
     __shared__ T other[N];
     const Op op;
-    T* from = s;
-    T* to = other;
+    PingPong<T, N> buffers(s, other);
     auto step = [&](int stride, bool up) {
       for (int j = threadIdx.x; j < N; j += blockDim.x) {
         // up-sweep: node j = (m + 1) * 2 * stride - 1 takes its left child j - stride;
         // down-sweep: node j = (m + 1) * 2 * stride - 1 + stride takes the prefix at j - stride.
         const bool active = up ? (j + 1) % (2 * stride) == 0
                                : (j + 1) % (2 * stride) == stride && j + 1 > 2 * stride;
-        to[j] = active ? op(from[j - stride], from[j]) : from[j];
+        buffers.to[j] = active ? op(buffers.from[j - stride], buffers.from[j]) : buffers.from[j];
       }
-      __syncthreads();
-      T* swap = from;
-      from = to;
-      to = swap;
+      buffers.swap();
     };
-    __syncthreads();
     for (int stride = 1; stride < N; stride *= 2) step(stride, true);
     for (int stride = N / 4; stride >= 1; stride /= 2) step(stride, false);
-    if (from != s) {
-      for (int j = threadIdx.x; j < N; j += blockDim.x) s[j] = from[j];
-      __syncthreads();
-    }
+    buffers.finish();
   }
 };
 
