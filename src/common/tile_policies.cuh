@@ -22,18 +22,28 @@ namespace zoo {
 
 template <int Threads, int TileItems, class Tree>
 struct TreeTile {
-  static_assert(TileItems <= 2 * Threads, "a tree scans at most two elements per thread");
+  static_assert(TileItems <= 2 * Threads && TileItems % Threads == 0, "one or two elements per thread");
   static constexpr int kThreads = Threads;
   static constexpr int kTileItems = TileItems;
 
   template <class T, class Op>
   __device__ static T scan_tile(const T* in, T* out, int valid, bool exclusive) {
     __shared__ T s[Tree::template kStorage<TileItems>];
-    for (int i = threadIdx.x; i < TileItems; i += Threads)
+    // A compile-time trip count: a loop from threadIdx.x with a run-time bound compiles into an
+    // unrolled loop with remainder branches, which measurably slows this latency-bound kernel.
+    constexpr int kPerThread = TileItems / Threads;
+#pragma unroll
+    for (int k = 0; k < kPerThread; ++k) {
+      const int i = k * Threads + threadIdx.x;
       s[Tree::slot(i)] = i < valid ? in[i] : Op::template identity<T>();
+    }
     Tree::template inclusive<T, Op, TileItems>(s);
-    for (int i = threadIdx.x; i < valid; i += Threads)
-      out[i] = !exclusive ? s[Tree::slot(i)] : i == 0 ? Op::template identity<T>() : s[Tree::slot(i - 1)];
+#pragma unroll
+    for (int k = 0; k < kPerThread; ++k) {
+      const int i = k * Threads + threadIdx.x;
+      if (i < valid)
+        out[i] = !exclusive ? s[Tree::slot(i)] : i == 0 ? Op::template identity<T>() : s[Tree::slot(i - 1)];
+    }
     return s[Tree::slot(TileItems - 1)];  // identity padding: the last slot is the tile total
   }
 };
