@@ -5,6 +5,7 @@
 #   make plots           regenerate the README results table from bench/timing.txt
 #   make sass V=name     disassemble bin/name (SASS), e.g. to check 16-byte loads or spills
 #   make sanitize        compute-sanitizer memcheck/racecheck/synccheck/initcheck at small sizes
+#   make stress          re-verify the single-pass variants 200x each with fresh data
 #   make clean
 # ARCH selects the GPU (default sm_90, the H100): make ARCH=sm_80
 
@@ -23,7 +24,7 @@ BINARIES := $(patsubst src/%.cu,bin/%,$(SOURCES))
 COMMON := $(wildcard src/common/*.cuh src/common/*.hpp)
 TEST_BINARIES := $(patsubst tests/cuda/%.cu,build/tests/%,$(wildcard tests/cuda/*.cu))
 
-.PHONY: all test-programs test bench plots sass sanitize clean print-flags python-deps
+.PHONY: all test-programs test bench plots sass sanitize stress clean print-flags python-deps
 
 all: $(BINARIES)
 
@@ -67,6 +68,9 @@ sass: $(if $(V),bin/$(V))
 
 sanitize: all
 	./scripts/sanitize.sh
+
+stress: all
+	./scripts/stress.sh
 
 print-flags:
 	@echo "$(NVCC) $(NVCCFLAGS) $(SPILL_CHECK)"

@@ -39,15 +39,22 @@ __global__ void __launch_bounds__(ReduceScanTile::kThreads)
   if (threadIdx.x == 0) tile_totals[blockIdx.x] = total;
 }
 
-// carries[b] = everything before tile b (nullptr: a single tile, nothing before it).
+// The carry-in of tile b: carries[b], everything before it (nullptr: a single tile).
+template <class T>
+struct ScannedCarry {
+  const T* carries;
+  template <class U, class Op>
+  __device__ U get(U) const { return carries ? carries[blockIdx.x] : Op::template identity<U>(); }
+};
+
+
 template <class T, class Op>
 __global__ void __launch_bounds__(ReduceScanTile::kThreads)
     scan_tiles_from_carries(const T* __restrict__ in, T* __restrict__ out, const T* __restrict__ carries,
                             std::int64_t n, bool exclusive) {
   const std::int64_t tile_begin = std::int64_t(blockIdx.x) * ReduceScanTile::kTileItems;
   const int valid = static_cast<int>(min(std::int64_t(ReduceScanTile::kTileItems), n - tile_begin));
-  const T carry = carries ? carries[blockIdx.x] : Op::template identity<T>();
-  ReduceScanTile::scan_tile<T, Op>(in + tile_begin, out + tile_begin, valid, exclusive, carry);
+  ReduceScanTile::scan_tile<T, Op>(in + tile_begin, out + tile_begin, valid, exclusive, ScannedCarry<T>{carries});
 }
 
 struct ReduceThenScan : zoo::VariantDefaults {

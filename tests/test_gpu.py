@@ -40,10 +40,29 @@ def test_wrong_output_exits_1_with_first_bad_index(gpu, tmp_path):
     (tmp_path / "in.bin").write_bytes(data.tobytes())
     result = run([TEST_BIN / "copy_posing_as_scan", "--input", tmp_path / "in.bin"])
     assert result.returncode == 1, result.stderr
-    assert "FAIL: 4 of 5 elements wrong; first at index 1: expected 6, got 1" in result.stderr
+    assert "4 of 5 elements wrong; first at index 1: expected 6, got 1" in result.stderr
     assert parse_rows(result.stdout)[0]["status"] == "FAIL"
     generated = run([TEST_BIN / "copy_posing_as_scan", "100000,7", "--op", "max", "--exclusive"])
     assert generated.returncode == 1 and [r["status"] for r in parse_rows(generated.stdout)] == ["FAIL", "FAIL"]
+
+
+def test_repeat_verifies_fresh_data_every_round(gpu):
+    variant = "single_pass_scan_decoupled_lookbacks_warp_window"
+    result = run([BIN / variant, "4097,65539", "--repeat", "25", "--check-only", "--op", "sum,max"])
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.count("PASS (25 rounds, fresh data each)") == 4
+    broken = run([TEST_BIN / "copy_posing_as_scan", "1000", "--repeat", "3"])
+    assert broken.returncode == 1 and "round 1 of 3" in broken.stderr
+
+
+def test_packed30_refuses_values_it_cannot_hold(gpu, tmp_path):
+    big = np.full(50_000, 2**20, dtype=np.int32)  # the running sum passes 2^29 at element 512
+    (tmp_path / "big.bin").write_bytes(big.tobytes())
+    result = run([BIN / "single_pass_scan_decoupled_lookbacks_packed30", "--input", tmp_path / "big.bin"])
+    assert result.returncode == 3, result.stderr
+    assert "30-bit" in result.stderr and parse_rows(result.stdout)[0]["status"] == "WAIVED"
+    small = run([BIN / "single_pass_scan_decoupled_lookbacks_packed30", "50000,2^24+1", "--check-only"])
+    assert small.returncode == 0, small.stderr
 
 
 def test_timed_run_reports_consistent_times(gpu):

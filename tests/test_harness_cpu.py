@@ -52,6 +52,7 @@ def test_variant_opens_with_teaching_header(variant):
     (["1024", "--reps", "0"], "--reps expects"),
     (["1024", "--timeout", "-1"], "--timeout expects"),
     (["1024", "--budget-ms", "0"], "--budget-ms expects"),
+    (["1024", "--repeat", "0"], "--repeat expects"),
     (["1024", "2048"], "N given twice"),
     (["1024,,2048"], "empty item"),
 ])
@@ -76,6 +77,11 @@ def test_unsupported_type_exits_3_without_gpu():
     rows = parse_rows(result.stdout)
     assert [r["status"] for r in rows] == ["WAIVED", "WAIVED"]
     assert "not built for this element type" in result.stderr
+
+
+def test_packed30_descriptor_refuses_floats_without_gpu():
+    result = run([BIN / "single_pass_scan_decoupled_lookbacks_packed30", "4096", "--type", "float32"])
+    assert result.returncode == 3 and "30-bit descriptor holds integers only" in result.stderr
 
 
 def test_unsupported_mode_exits_3_without_gpu():

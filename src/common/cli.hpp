@@ -26,6 +26,7 @@ struct Options {
   std::vector<ScanKind> kinds{ScanKind::Inclusive};
   int reps = 0;                            // 0 = adaptive
   int warmup = 3;
+  int repeat = 1;                          // verified runs, each with fresh data (stress)
   bool hot = false;                        // skip the L2 flush between timed reps
   bool check_only = false;                 // verify, do not time
   std::uint64_t seed = 1;
@@ -50,6 +51,7 @@ inline std::string usage_text() {
       "  --warmup W        untimed runs before timing (default 3)\n"
       "  --hot             do not flush L2 between timed reps (default: flush, cold L2)\n"
       "  --check-only      verify against the CPU reference, skip timing\n"
+      "  --repeat K        verify K times, fresh random data each time (stress; default 1)\n"
       "  --seed S          seed of the random input (default 1); each combination draws fresh data\n"
       "  --timeout SEC     watchdog: any one GPU step longer than this ends the run (default 60)\n"
       "  --budget-ms MS    skip (SKIPPED row, exit 0) an N whose single run, extrapolated linearly\n"
@@ -176,6 +178,7 @@ inline Options parse_command_line(int argc, char** argv) {
     else if (arg == "--exclusive") { reject_value(); options.kinds = {ScanKind::Exclusive}; }
     else if (arg == "--reps") options.reps = parse_int_option(arg, take_value(), 1);
     else if (arg == "--warmup") options.warmup = parse_int_option(arg, take_value(), 0);
+    else if (arg == "--repeat") options.repeat = parse_int_option(arg, take_value(), 1);
     else if (arg == "--hot") { reject_value(); options.hot = true; }
     else if (arg == "--check-only") { reject_value(); options.check_only = true; }
     else if (arg == "--seed") {

@@ -14,8 +14,9 @@
 //   ZOO_MAIN(MyScan)
 //
 // Optional members (defaults in VariantDefaults): `using Types = zoo::TypeList<...>` to build
-// for fewer element types, `unsupported_reason<T, Op>(kind)` to refuse a combination at run time
-// (exit code 3), and `kIsCopy` for the memcpy row, whose check is output == input.
+// for fewer element types, `unsupported_reason<T, Op>(kind)` to refuse a combination before it
+// runs and `refusal_after_run<T, Op>(n, workspace, stream)` to refuse a result the data made
+// unrepresentable (both exit code 3), and `kIsCopy` for the memcpy row (check: output == input).
 // The binary's name, and the name in its rows, is the .cu file's stem.
 #pragma once
 
@@ -51,6 +52,10 @@ struct VariantDefaults {
   static const char* unsupported_reason(ScanKind) { return nullptr; }
   template <class T, class Op>
   static std::size_t workspace_bytes(std::int64_t) { return 0; }
+  // Called after the verified run has finished: a variant that found the data beyond what it
+  // can represent (e.g. a value too wide for its tile descriptor) refuses the result (exit 3).
+  template <class T, class Op>
+  static const char* refusal_after_run(std::int64_t, Workspace, cudaStream_t) { return nullptr; }
 };
 
 // Facts about the current device, queried once.
@@ -340,50 +345,60 @@ int run_combination(Session& session, ScanKind kind, std::int64_t n, const T* fi
   const Workspace workspace{d_workspace.pointer, workspace_bytes};
   cudaStream_t stream = session.stream;
 
-  // ---- input: the user's file, or fresh seeded data for this very combination ----
+  // ---- verified runs (--repeat K of them): fresh input each round, poisoned output, one full
+  // scan, every element checked. Round 0's data depends only on (seed, type, op, mode, n).
   const T* h_in = file_input;
-  if (!h_in) {
-    generate_input(generated.get(), n, combination_seed(options.seed, row));
-    h_in = generated.get();
-  }
-  ZOO_CUDA(cudaMemcpyAsync(in, h_in, data_bytes, cudaMemcpyHostToDevice, stream));
-
-  // ---- the verified run: poisoned output, one full scan, every element checked ----
-  // 0xA5 bytes: a NaN-free float (-2.9e-16) and an int (-1.5e9) that the [-8, 8] data can
-  // never produce, so an element the scan forgot to write cannot pass by luck.
-  ZOO_CUDA(cudaMemsetAsync(out, 0xA5, data_bytes, stream));
-  if (options.inject_hang) {
-    DeviceBuffer flag;
-    ZOO_CUDA(flag.allocate(sizeof(int)) ? cudaSuccess : cudaErrorMemoryAllocation);
-    ZOO_CUDA(cudaMemsetAsync(flag.pointer, 0, sizeof(int), stream));
-    never_finishing_kernel<<<1, 1, 0, stream>>>(static_cast<const int*>(flag.pointer));
+  for (int round = 0; round < options.repeat; ++round) {
+    if (!file_input) {
+      generate_input(generated.get(), n, combination_seed(options.seed, row) ^ mix64(round));
+      h_in = generated.get();
+    }
+    ZOO_CUDA(cudaMemcpyAsync(in, h_in, data_bytes, cudaMemcpyHostToDevice, stream));
+    // 0xA5 bytes: a NaN-free float (-2.9e-16) and an int (-1.5e9) that the [-8, 8] data can
+    // never produce, so an element the scan forgot to write cannot pass by luck.
+    ZOO_CUDA(cudaMemsetAsync(out, 0xA5, data_bytes, stream));
+    if (options.inject_hang) {
+      DeviceBuffer flag;
+      ZOO_CUDA(flag.allocate(sizeof(int)) ? cudaSuccess : cudaErrorMemoryAllocation);
+      ZOO_CUDA(cudaMemsetAsync(flag.pointer, 0, sizeof(int), stream));
+      never_finishing_kernel<<<1, 1, 0, stream>>>(static_cast<const int*>(flag.pointer));
+      ZOO_CHECK_LAUNCH();
+      wait_or_die(stream, "the verified scan (--inject-hang)");
+    }
+    const auto verified_began = std::chrono::steady_clock::now();
+    Variant::template run<T, Op>(in, out, n, kind, workspace, stream);
     ZOO_CHECK_LAUNCH();
-    wait_or_die(stream, "the verified scan (--inject-hang)");
-  }
-  const auto verified_began = std::chrono::steady_clock::now();
-  Variant::template run<T, Op>(in, out, n, kind, workspace, stream);
-  ZOO_CHECK_LAUNCH();
-  wait_or_die(stream, "the verified scan");
-  const double verified_ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - verified_began).count();
-  if (previous == session.verified_run_ms.end() || previous->second.first < n)
-    session.verified_run_ms[combination_key] = {n, verified_ms};
-  ZOO_CUDA(cudaMemcpyAsync(h_out.get(), out, data_bytes, cudaMemcpyDeviceToHost, stream));
-  wait_or_die(stream, "the copy of the result to the host");
+    wait_or_die(stream, "the verified scan");
+    const double verified_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - verified_began).count();
+    if (const char* refusal = Variant::template refusal_after_run<T, Op>(n, workspace, stream)) {
+      std::fprintf(stderr, "%s: not supported for this data: %s\n", label.c_str(), refusal);
+      print_untimed_row(row, "WAIVED");
+      return kExitUnsupported;
+    }
+    if (previous == session.verified_run_ms.end() || previous->second.first < n)
+      session.verified_run_ms[combination_key] = {n, verified_ms};
+    ZOO_CUDA(cudaMemcpyAsync(h_out.get(), out, data_bytes, cudaMemcpyDeviceToHost, stream));
+    wait_or_die(stream, "the copy of the result to the host");
 
-  const bool exact = file_input == nullptr;
-  VerifyResult check = Variant::kIsCopy ? verify_copy(h_in, h_out.get(), n)
-                                        : verify_scan<T, Op>(h_in, h_out.get(), n, kind, exact);
-  if (!check.ok()) {
-    std::fprintf(stderr,
-                 "%s: GPU vs CPU check: FAIL: %lld of %lld elements wrong; first at index %lld: "
-                 "expected %s, got %s\n",
-                 label.c_str(), static_cast<long long>(check.mismatches), static_cast<long long>(n),
-                 static_cast<long long>(check.first_bad), check.expected.c_str(), check.got.c_str());
-    print_untimed_row(row, "FAIL");
-    return kExitVerifyFailed;
+    const bool exact = file_input == nullptr;
+    VerifyResult check = Variant::kIsCopy ? verify_copy(h_in, h_out.get(), n)
+                                          : verify_scan<T, Op>(h_in, h_out.get(), n, kind, exact);
+    if (!check.ok()) {
+      std::fprintf(stderr,
+                   "%s: GPU vs CPU check: FAIL (round %d of %d): %lld of %lld elements wrong; first at index "
+                   "%lld: expected %s, got %s\n",
+                   label.c_str(), round + 1, options.repeat, static_cast<long long>(check.mismatches),
+                   static_cast<long long>(n), static_cast<long long>(check.first_bad), check.expected.c_str(),
+                   check.got.c_str());
+      print_untimed_row(row, "FAIL");
+      return kExitVerifyFailed;
+    }
   }
-  std::fprintf(stderr, "%s: GPU vs CPU check: PASS\n", label.c_str());
+  if (options.repeat > 1)
+    std::fprintf(stderr, "%s: GPU vs CPU check: PASS (%d rounds, fresh data each)\n", label.c_str(), options.repeat);
+  else
+    std::fprintf(stderr, "%s: GPU vs CPU check: PASS\n", label.c_str());
 
   write_output_file(options.output_path, h_out.get(), n);
   if (options.check_only) {
@@ -556,5 +571,6 @@ int harness_main(int argc, char** argv, const char* variant_file) {
 }  // namespace zoo
 
 // The variant file's entry point; the file name gives the variant its name.
-#define ZOO_MAIN(Variant) \
-  int main(int argc, char** argv) { return ::zoo::detail::harness_main<Variant>(argc, argv, __FILE__); }
+// Variadic, so that a variant type with commas in its template arguments needs no alias.
+#define ZOO_MAIN(...) \
+  int main(int argc, char** argv) { return ::zoo::detail::harness_main<__VA_ARGS__>(argc, argv, __FILE__); }

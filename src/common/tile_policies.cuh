@@ -5,6 +5,9 @@
 // shared array, scanned there by a tree of smem_tree_scans.cuh (Kogge-Stone: one element per
 // thread; Brent-Kung and Blelloch: two), and stored coalesced.
 //
+// Both take an optional carry-in source (NoCarryIn below) so that the same tile scan serves the
+// hierarchy, reduce-then-scan and the single-pass scans.
+//
 // CoarsenedTile<Threads, Items, BlockScan>: thread coarsening. Each thread owns Items consecutive
 // elements in registers (loaded through a shared-memory transpose, tile_io.cuh), scans them
 // serially, the block scans the per-thread totals (any BlockScan of block_scan.cuh: a tree or
@@ -20,6 +23,17 @@
 
 namespace zoo {
 
+// Where a tile's carry-in (the reduction of everything before it) comes from. scan_tile calls
+// get<T, Op>(tile_total) once, from every thread of the block, after the block scan, and
+// combines the result in front of every output. Hierarchical tiles have none (the carry pass
+// adds it later); reduce-then-scan reads it from the scanned totals; single-pass scans wait for
+// it (chained or decoupled look-back), which is why the tile total is handed over: a tile
+// publishes its own aggregate before it looks back.
+struct NoCarryIn {
+  template <class T, class Op>
+  __device__ T get(T) const { return Op::template identity<T>(); }
+};
+
 template <int Threads, int TileItems, class Tree>
 struct TreeTile {
   static_assert(TileItems <= 2 * Threads && TileItems % Threads == 0, "one or two elements per thread");
@@ -28,6 +42,13 @@ struct TreeTile {
 
   template <class T, class Op>
   __device__ static T scan_tile(const T* in, T* out, int valid, bool exclusive) {
+    return scan_tile<T, Op>(in, out, valid, exclusive, NoCarryIn{});
+  }
+
+  // As above, with the tile's carry-in asked for once the tile total is known (see NoCarryIn).
+  template <class T, class Op, class CarryIn>
+  __device__ static T scan_tile(const T* in, T* out, int valid, bool exclusive, CarryIn&& carry_in) {
+    const Op op;
     __shared__ T s[Tree::template kStorage<TileItems>];
     // A compile-time trip count: a loop from threadIdx.x with a run-time bound compiles into an
     // unrolled loop with remainder branches, which measurably slows this latency-bound kernel.
@@ -38,13 +59,15 @@ struct TreeTile {
       s[Tree::slot(i)] = i < valid ? in[i] : Op::template identity<T>();
     }
     Tree::template inclusive<T, Op, TileItems>(s);
+    const T total = s[Tree::slot(TileItems - 1)];  // identity padding: the last slot is the total
+    const T carry = carry_in.template get<T, Op>(total);
 #pragma unroll
     for (int k = 0; k < kPerThread; ++k) {
       const int i = k * Threads + threadIdx.x;
       if (i < valid)
-        out[i] = !exclusive ? s[Tree::slot(i)] : i == 0 ? Op::template identity<T>() : s[Tree::slot(i - 1)];
+        out[i] = op(carry, !exclusive ? s[Tree::slot(i)] : i == 0 ? Op::template identity<T>() : s[Tree::slot(i - 1)]);
     }
-    return s[Tree::slot(TileItems - 1)];  // identity padding: the last slot is the tile total
+    return total;
   }
 };
 
@@ -53,19 +76,22 @@ struct CoarsenedTile {
   static constexpr int kThreads = Threads;
   static constexpr int kTileItems = Threads * Items;
 
-  // Scans one tile into out; carry_in is combined in front of every output (reduce_then_scan
-  // passes the tile's prefix; the hierarchy adds carries in a later pass and passes nothing).
-  // Returns the tile's own total (without carry_in) to every thread.
   template <class T, class Op>
-  __device__ static T scan_tile(const T* in, T* out, int valid, bool exclusive,
-                                T carry_in = Op::template identity<T>()) {
+  __device__ static T scan_tile(const T* in, T* out, int valid, bool exclusive) {
+    return scan_tile<T, Op>(in, out, valid, exclusive, NoCarryIn{});
+  }
+
+  // As above, with the tile's carry-in asked for once the tile total is known (see NoCarryIn).
+  template <class T, class Op, class CarryIn>
+  __device__ static T scan_tile(const T* in, T* out, int valid, bool exclusive, CarryIn&& carry_in) {
     const Op op;
     T items[Items];
     BlockedTile<T, Threads, Items>::load(in, valid, items, Op::template identity<T>());
 #pragma unroll
     for (int k = 1; k < Items; ++k) items[k] = op(items[k - 1], items[k]);  // serial, in registers
     T total;
-    const T prefix = op(carry_in, BlockScan::template exclusive<T, Op>(items[Items - 1], total));
+    const T block_prefix = BlockScan::template exclusive<T, Op>(items[Items - 1], total);
+    const T prefix = op(carry_in.template get<T, Op>(total), block_prefix);
     if (exclusive) {  // shift right by one: item k gets the prefix of item k - 1
 #pragma unroll
       for (int k = Items - 1; k > 0; --k) items[k] = op(prefix, items[k - 1]);

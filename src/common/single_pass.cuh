@@ -1,0 +1,96 @@
+// single_pass.cuh -- the single-pass scan kernel and variant struct shared by the domino chains
+// and the decoupled look-back scans. One launch scans every tile (plus one memset that zeroes
+// the tile state, both inside the timed run): each block scans its tile with a tile policy
+// (tile_policies.cuh), obtains the tile's carry-in from the tile descriptors (lookback.cuh,
+// tile_state.cuh), and writes its output once. Global traffic: 2 accesses per element plus a
+// few bytes of descriptor per tile: the bound is memcpy.
+//
+// Tile order (which tile a block scans) decides forward progress:
+//   TileOrder::BlockIndex  tile = blockIdx.x. A tile waits on lower tiles, which the hardware is
+//                          not obliged to have started: if every resident block waits on a block
+//                          that is not resident, nothing moves. It works in practice because
+//                          NVIDIA GPUs dispatch the blocks of a 1-D grid in increasing order.
+//   TileOrder::Ticket      tile = a ticket taken from a global counter when the block starts.
+//                          Tile k - 1's ticket was taken earlier, so its block is already
+//                          running; it waits only on tiles below it, so by induction on the
+//                          ticket, every tile finishes, given that running blocks keep being
+//                          scheduled (true of NVIDIA GPUs; not a CUDA-language guarantee).
+#pragma once
+
+#include <cuda/atomic>
+
+#include <cstdint>
+
+#include "cuda_check.cuh"
+#include "harness.cuh"
+#include "lookback.cuh"
+#include "tile_state.cuh"
+
+namespace zoo {
+
+enum class TileOrder { BlockIndex, Ticket };
+
+template <class Tile, template <class> class State, template <class> class CarrySource, TileOrder Order,
+          class T, class Op>
+__global__ void __launch_bounds__(Tile::kThreads)
+    single_pass_scan_kernel(const T* in, T* out, std::int64_t n, bool exclusive, State<T> state,
+                            unsigned* ticket) {
+  std::int64_t tile = blockIdx.x;
+  if constexpr (Order == TileOrder::Ticket) {
+    __shared__ unsigned taken;
+    if (threadIdx.x == 0) taken = DeviceAtomic<unsigned>(*ticket).fetch_add(1u, cuda::memory_order_relaxed);
+    __syncthreads();
+    tile = taken;
+  }
+  const std::int64_t tile_begin = tile * Tile::kTileItems;
+  const int valid = static_cast<int>(min(std::int64_t(Tile::kTileItems), n - tile_begin));
+  Tile::template scan_tile<T, Op>(in + tile_begin, out + tile_begin, valid, exclusive,
+                                  CarrySource<State<T>>{state, tile});
+}
+
+template <class Tile, template <class> class State, template <class> class CarrySource, TileOrder Order>
+struct SinglePassVariant : VariantDefaults {
+  static constexpr std::int64_t kTileItems = Tile::kTileItems;
+
+  template <class T, class Op>
+  static const char* unsupported_reason(ScanKind) { return State<T>::kUnsupported; }
+
+  // The whole workspace is tile state: the ticket, then the descriptors. Zeroed in every run.
+  template <class T>
+  static State<T> layout(WorkspaceCarver& carver, std::int64_t n, unsigned*& ticket) {
+    ticket = carver.take<unsigned>(1);
+    State<T> state;
+    state.layout(carver, ceil_div<std::int64_t>(n, kTileItems));
+    return state;
+  }
+
+  template <class T, class Op>
+  static std::size_t workspace_bytes(std::int64_t n) {
+    WorkspaceCarver counter;
+    unsigned* ticket;
+    layout<T>(counter, n, ticket);
+    return counter.bytes();
+  }
+
+  template <class T, class Op>
+  static void run(const T* in, T* out, std::int64_t n, ScanKind kind, Workspace workspace, cudaStream_t stream) {
+    WorkspaceCarver carver(workspace.data);
+    unsigned* ticket;
+    const State<T> state = layout<T>(carver, n, ticket);
+    ZOO_CUDA(cudaMemsetAsync(workspace.data, 0, workspace.bytes, stream));
+    const std::int64_t tiles = ceil_div<std::int64_t>(n, kTileItems);
+    single_pass_scan_kernel<Tile, State, CarrySource, Order, T, Op>
+        <<<static_cast<unsigned>(tiles), Tile::kThreads, 0, stream>>>(in, out, n, kind == ScanKind::Exclusive,
+                                                                      state, ticket);
+    ZOO_CHECK_LAUNCH();
+  }
+
+  template <class T, class Op>
+  static const char* refusal_after_run(std::int64_t n, Workspace workspace, cudaStream_t stream) {
+    WorkspaceCarver carver(workspace.data);
+    unsigned* ticket;
+    return layout<T>(carver, n, ticket).refusal_after_run(stream);
+  }
+};
+
+}  // namespace zoo

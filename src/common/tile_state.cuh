@@ -1,0 +1,141 @@
+// tile_state.cuh -- the per-tile descriptors through which single-pass scans talk across blocks.
+//
+// A tile publishes (status, value): AGGREGATE with its own total as soon as it has scanned its
+// tile, INCLUSIVE with the total of everything up to and including it once it knows its
+// prefix. INVALID (all-zero memory) means nothing published yet; the whole state is zeroed
+// inside every run (one cudaMemsetAsync, part of the timed scan), so no epoch is needed and a
+// stale descriptor from an earlier run can never be matched.
+//
+// Three layouts, one interface (publish / read, device side; layout / the reset region, host):
+//   PackedTileState64<T>  status in the high 32 bits, the value's 32 bits in the low half, one
+//                         64-bit atomic word: a reader always sees a matching pair. 32-bit T.
+//   TwoFieldTileState<T>  a 32-bit status word and separate value slots, ordered by release /
+//                         acquire: the value is stored first, then the status with release; a
+//                         reader loads the status with acquire, then the value. AGGREGATE and
+//                         INCLUSIVE have separate slots: with one slot, a reader that saw
+//                         AGGREGATE could read the INCLUSIVE value written just after it and count
+//                         the predecessors twice. Any T.
+//   PackedTileState30     2-bit status and a 30-bit two's-complement value in one 32-bit word:
+//                         half the memory traffic of the 64-bit word, but it only holds int32
+//                         values in [-2^29, 2^29). A value outside that range sets an overflow
+//                         flag (the run is then refused with exit code 3, never answered wrong)
+//                         and is published clamped so that no tile waits forever.
+//
+// Every access is a cuda::atomic_ref operation at device scope: release stores, acquire loads.
+// A packed word would be self-consistent with relaxed order too, but acquire/release costs
+// little here and keeps one rule for every descriptor.
+#pragma once
+
+#include <cuda/atomic>
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "cuda_check.cuh"
+
+namespace zoo {
+
+enum TileStatus : std::uint32_t { kTileInvalid = 0, kTileAggregate = 1, kTileInclusive = 2 };
+
+template <class T>
+struct TileView {
+  std::uint32_t status;
+  T value;
+};
+
+template <class U>
+using DeviceAtomic = cuda::atomic_ref<U, cuda::thread_scope_device>;
+
+template <class T>
+struct PackedTileState64 {
+  static constexpr const char* kUnsupported =
+      sizeof(T) == 4 ? nullptr : "the packed 64-bit descriptor holds 32-bit values only";
+  unsigned long long* words = nullptr;
+
+  void layout(WorkspaceCarver& carver, std::int64_t tiles) {
+    words = carver.take<unsigned long long>(static_cast<std::size_t>(tiles));
+  }
+  const char* refusal_after_run(cudaStream_t) const { return nullptr; }
+  __device__ void publish(std::int64_t tile, std::uint32_t status, T value) const {
+    std::uint32_t bits;
+    memcpy(&bits, &value, sizeof bits);
+    DeviceAtomic<unsigned long long>(words[tile]).store((static_cast<unsigned long long>(status) << 32) | bits,
+                                                        cuda::memory_order_release);
+  }
+  __device__ TileView<T> read(std::int64_t tile) const {
+    const unsigned long long word = DeviceAtomic<unsigned long long>(words[tile]).load(cuda::memory_order_acquire);
+    TileView<T> view;
+    view.status = static_cast<std::uint32_t>(word >> 32);
+    const std::uint32_t bits = static_cast<std::uint32_t>(word);
+    memcpy(&view.value, &bits, sizeof bits);
+    return view;
+  }
+};
+
+template <class T>
+struct TwoFieldTileState {
+  static constexpr const char* kUnsupported = nullptr;
+  std::uint32_t* status = nullptr;
+  T* aggregate = nullptr;
+  T* inclusive = nullptr;
+
+  void layout(WorkspaceCarver& carver, std::int64_t tiles) {
+    status = carver.take<std::uint32_t>(static_cast<std::size_t>(tiles));
+    aggregate = carver.take<T>(static_cast<std::size_t>(tiles));
+    inclusive = carver.take<T>(static_cast<std::size_t>(tiles));
+  }
+  const char* refusal_after_run(cudaStream_t) const { return nullptr; }
+  __device__ void publish(std::int64_t tile, std::uint32_t new_status, T value) const {
+    T* slot = new_status == kTileInclusive ? &inclusive[tile] : &aggregate[tile];
+    DeviceAtomic<T>(*slot).store(value, cuda::memory_order_relaxed);
+    DeviceAtomic<std::uint32_t>(status[tile]).store(new_status, cuda::memory_order_release);
+  }
+  __device__ TileView<T> read(std::int64_t tile) const {
+    TileView<T> view;
+    view.status = DeviceAtomic<std::uint32_t>(status[tile]).load(cuda::memory_order_acquire);
+    T* slot = view.status == kTileInclusive ? &inclusive[tile] : &aggregate[tile];
+    view.value = view.status == kTileInvalid ? T{} : DeviceAtomic<T>(*slot).load(cuda::memory_order_relaxed);
+    return view;
+  }
+};
+
+template <class T>
+struct PackedTileState30 {
+  static constexpr const char* kUnsupported =
+      std::is_same_v<T, std::int32_t> ? nullptr
+                                      : "the 30-bit descriptor holds integers only (a float needs all 32 bits)";
+  static constexpr std::int32_t kMin = -(1 << 29), kMax = (1 << 29) - 1;
+  std::uint32_t* words = nullptr;
+  int* overflow = nullptr;  // set when a value did not fit: the run's result is refused
+
+  void layout(WorkspaceCarver& carver, std::int64_t tiles) {
+    overflow = carver.take<int>(1);
+    words = carver.take<std::uint32_t>(static_cast<std::size_t>(tiles));
+  }
+  // After a finished run (synchronous, outside timing): did a value not fit?
+  const char* refusal_after_run(cudaStream_t stream) const {
+    int overflowed = 0;
+    ZOO_CUDA(cudaMemcpyAsync(&overflowed, overflow, sizeof overflowed, cudaMemcpyDeviceToHost, stream));
+    ZOO_CUDA(cudaStreamSynchronize(stream));
+    return overflowed ? "a tile value fell outside the 30-bit descriptor's range [-2^29, 2^29)" : nullptr;
+  }
+  __device__ void publish(std::int64_t tile, std::uint32_t status, T value) const {
+    std::int32_t v = static_cast<std::int32_t>(value);
+    if (v < kMin || v > kMax) {
+      DeviceAtomic<int>(*overflow).store(1, cuda::memory_order_relaxed);
+      v = v < kMin ? kMin : kMax;
+    }
+    const std::uint32_t word = (status << 30) | (static_cast<std::uint32_t>(v) & 0x3FFFFFFFu);
+    DeviceAtomic<std::uint32_t>(words[tile]).store(word, cuda::memory_order_release);
+  }
+  __device__ TileView<T> read(std::int64_t tile) const {
+    const std::uint32_t word = DeviceAtomic<std::uint32_t>(words[tile]).load(cuda::memory_order_acquire);
+    TileView<T> view;
+    view.status = word >> 30;
+    view.value = static_cast<T>(static_cast<std::int32_t>(word << 2) >> 2);  // sign-extend 30 bits
+    return view;
+  }
+};
+
+}  // namespace zoo
