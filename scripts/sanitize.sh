@@ -23,7 +23,9 @@ for tool in memcheck racecheck synccheck initcheck; do
     rc=$?
     runs=$((runs + 1))
     summary=$(grep -m1 -E "ERROR SUMMARY|RACECHECK SUMMARY" "$log" || echo "no hazard reported")
-    if [ $rc -ne 0 ]; then
+    # Exit 3 is the binary's own answer for combinations it waives (e.g. float32 for a 30-bit
+    # descriptor), not a sanitizer finding; the tool's findings exit with 99.
+    if [ $rc -ne 0 ] && [ $rc -ne 3 ]; then
       failures=$((failures + 1))
       echo "FAIL $tool $name (exit $rc): $summary"
       grep -m 10 -E "=========   |Invalid|Race|hazard|Uninitialized|FAIL" "$log" | sed 's/^/    /'
