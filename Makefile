@@ -2,7 +2,7 @@
 #   make                 build every variant into bin/
 #   make test            install Python requirements if missing, build, run the pytest suite
 #   make bench           sweep every binary (bench.sh) into bench/timing.txt
-#   make plots           regenerate the README results table from bench/timing.txt
+#   make plots           README results table + charts (bench/*.png) from bench/timing*.txt
 #   make sass V=name     disassemble bin/name (SASS), e.g. to check 16-byte loads or spills
 #   make sanitize        compute-sanitizer memcheck/racecheck/synccheck/initcheck at small sizes
 #   make stress          re-verify the single-pass variants 200x each with fresh data
@@ -60,6 +60,7 @@ bench: all
 
 plots: python-deps
 	$(PYTHON) scripts/results_table.py --timing bench/timing.txt --readme README.md
+	$(PYTHON) scripts/plots.py --timing bench/timing.txt --hot bench/timing_hot.txt --out bench
 
 sass: $(if $(V),bin/$(V))
 	@test -n "$(V)" || { echo "usage: make sass V=<variant>  (one of: $(notdir $(BINARIES)))"; exit 2; }

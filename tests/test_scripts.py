@@ -29,3 +29,35 @@ def test_results_table_needs_markers(tmp_path):
     readme.write_text("no markers here\n")
     result = run([sys.executable, ROOT / "scripts" / "results_table.py", "--timing", FIXTURE, "--readme", readme])
     assert result.returncode != 0 and "markers" in result.stderr
+
+
+def png_files(folder):
+    return {p.name for p in folder.glob("*.png") if p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and p.stat().st_size > 10_000}
+
+
+def test_plots_from_fixture(tmp_path):
+    result = run([sys.executable, ROOT / "scripts" / "plots.py", "--timing", FIXTURE, "--hot",
+                  ROOT / "tests" / "fixtures" / "timing_hot.txt", "--out", tmp_path])
+    assert result.returncode == 0, result.stderr
+    assert png_files(tmp_path) == {"latency_pow2_top3.png", "bandwidth.png", "speedup_vs_cub.png", "cache_regimes.png"}
+
+
+def test_plots_without_hot_sweep_skip_only_the_cache_chart(tmp_path):
+    result = run([sys.executable, ROOT / "scripts" / "plots.py", "--timing", FIXTURE, "--hot", tmp_path / "none.txt",
+                  "--out", tmp_path])
+    assert result.returncode == 0, result.stderr
+    assert png_files(tmp_path) == {"latency_pow2_top3.png", "bandwidth.png", "speedup_vs_cub.png"}
+    assert "needs a hot sweep" in result.stdout
+
+
+def test_top_variants_rank_by_mean_latency_over_complete_sizes():
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import plots
+    from timing_table import load
+    _, rows = load(FIXTURE)
+    # slow_scan was skipped at 2^28, so it cannot be ranked over both sizes
+    assert plots.fastest(rows, ["slow_scan", "fast_scan"], [2**20, 2**28]) == ["fast_scan"]
+    assert plots.fastest(rows, ["slow_scan", "fast_scan", "cub_scan"], [2**20]) == ["fast_scan", "cub_scan", "slow_scan"]
+    assert plots.family_of("single_pass_scan_decoupled_lookbacks_warp_window") == "single-pass look-back"
+    assert plots.family_of("hierarchical_warp_smem") == "hierarchical, warp / coarsened"
+    assert plots.family_of("hierarchical_blelloch") == "hierarchical, shared-memory tree"

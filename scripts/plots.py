@@ -1,0 +1,203 @@
+"""Charts of a bench.sh sweep (pandas + matplotlib), written next to the timing table:
+
+  latency_pow2_top3.png  latency vs N at powers of two: the three fastest variants (by mean
+                         latency over the powers of two every one of them completed) plus CUB
+  bandwidth.png          GB/s vs N: the best variant of each family, memcpy as the ceiling,
+                         CUB dashed
+  speedup_vs_cub.png     heatmap of time(CUB) / time(variant), variant x N (above 1: faster)
+  cache_regimes.png      cold vs hot L2 for memcpy, CUB and the fastest variant (needs a --hot
+                         sweep in timing_hot.txt; skipped with a message otherwise)
+
+Usage: python3 scripts/plots.py [--timing bench/timing.txt] [--hot bench/timing_hot.txt]
+                                [--out bench]
+"""
+import argparse
+import re
+import sys
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")  # files only, no display
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from timing_table import load  # noqa: E402
+
+REFERENCES = ("memcpy_baseline", "cub_scan")
+# Family of each variant, by name: the first pattern that matches wins.
+FAMILIES = [
+    (r"^sequential_scan$", "sequential"),
+    (r"^single_pass_scan_(naive|dynamic)", "single-pass chain"),
+    (r"^single_pass_scan_decoupled", "single-pass look-back"),
+    (r"^single_pass", "single-pass (other)"),
+    (r"^reduce_then_scan", "reduce-then-scan"),
+    (r"^hierarchical_.*(warp|coarsening)", "hierarchical, warp / coarsened"),
+    (r"^hierarchical_", "hierarchical, shared-memory tree"),
+]
+
+
+def family_of(variant):
+    for pattern, family in FAMILIES:
+        if re.search(pattern, variant):
+            return family
+    return "other"
+
+
+def passed(rows):
+    return rows[rows["status"] == "PASS"]
+
+
+def title(header, what):
+    gpu = header.get("gpu", "unknown GPU")
+    date = header.get("date", "")[:10]
+    return f"{what}\n{gpu}, {header.get('l2', 'cold')} L2, {date}, commit {header.get('git_commit', '?')}"
+
+
+def size_axis(ax):
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("N (elements)")
+    ax.grid(True, which="major", alpha=0.3)
+
+
+def sweep_label(rows):
+    first = rows.iloc[0]
+    return f"{first['type']} {first['op']} {first['mode']}"
+
+
+def fastest(rows, variants, sizes):
+    """Variants ordered by mean latency over `sizes` (those missing any size are left out)."""
+    table = passed(rows).pivot_table(index="variant", columns="n", values="median_ms")
+    table = table.reindex(index=[v for v in variants if v in table.index], columns=sizes).dropna()
+    return list(table.mean(axis=1).sort_values().index)
+
+
+def plot_latency_top3(header, rows, out):
+    ok = passed(rows)
+    sizes = sorted(n for n in ok["n"].unique() if n & (n - 1) == 0)
+    candidates = [v for v in ok["variant"].unique() if v not in REFERENCES]
+    top3 = fastest(rows, candidates, sizes)[:3]
+    fig, ax = plt.subplots(figsize=(9, 6))
+    for variant in top3 + ["cub_scan"]:
+        data = ok[(ok["variant"] == variant) & ok["n"].isin(sizes)].sort_values("n")
+        style = dict(linestyle="--", color="black") if variant == "cub_scan" else {}
+        ax.plot(data["n"], data["median_ms"] * 1e3, marker="o", label=variant, **style)
+    size_axis(ax)
+    ax.set_yscale("log")
+    ax.set_ylabel("median time per scan (µs)")
+    ax.set_title(title(header, f"Latency at powers of two, top 3 variants + CUB ({sweep_label(rows)})"))
+    ax.legend(loc="upper left", fontsize=9)
+    fig.tight_layout()
+    fig.savefig(out / "latency_pow2_top3.png", dpi=120)
+    plt.close(fig)
+    return top3
+
+
+def plot_bandwidth(header, rows, out):
+    ok = passed(rows)
+    fig, ax = plt.subplots(figsize=(10, 6))
+    by_family = {}
+    for variant in ok["variant"].unique():
+        if variant in REFERENCES:
+            continue
+        at_largest = ok[(ok["variant"] == variant) & (ok["n"] == ok[ok["variant"] == variant]["n"].max())]
+        score = (ok[ok["variant"] == variant]["n"].max(), at_largest["gbps"].max())
+        family = family_of(variant)
+        if family not in by_family or score > by_family[family][1]:
+            by_family[family] = (variant, score)
+    for family, (variant, _) in sorted(by_family.items()):
+        data = ok[ok["variant"] == variant].sort_values("n")
+        ax.plot(data["n"], data["gbps"], marker="o", markersize=4, label=f"{family}: {variant}")
+    for variant, style in (("memcpy_baseline", dict(color="black", linewidth=2.5)),
+                           ("cub_scan", dict(color="black", linestyle="--"))):
+        data = ok[ok["variant"] == variant].sort_values("n")
+        ax.plot(data["n"], data["gbps"], label=variant + (" (ceiling)" if variant == "memcpy_baseline" else ""),
+                **style)
+    size_axis(ax)
+    ax.set_ylabel("GB/s (2 · N · element size / median time)")
+    ax.set_ylim(bottom=0)
+    ax.set_title(title(header, f"Bandwidth: the best variant of each family ({sweep_label(rows)})"))
+    ax.legend(loc="upper left", fontsize=8, title=f"family: best variant (highest GB/s at its largest N)",
+              title_fontsize=8)
+    fig.tight_layout()
+    fig.savefig(out / "bandwidth.png", dpi=120)
+    plt.close(fig)
+
+
+def plot_speedup_heatmap(header, rows, out):
+    ok = passed(rows)
+    times = ok.pivot_table(index="variant", columns="n", values="median_ms")
+    if "cub_scan" not in times.index:
+        raise SystemExit("plots.py: no cub_scan rows: the speed-up heatmap needs CUB in the sweep")
+    speedup = times.loc["cub_scan"] / times
+    order = speedup.median(axis=1, skipna=True).sort_values(ascending=False).index
+    speedup = speedup.loc[order]
+    fig, ax = plt.subplots(figsize=(max(8, 0.55 * len(speedup.columns) + 4), 0.38 * len(speedup) + 2.5))
+    # Colours on a log scale clipped at 8x either way, so that the serial baseline (thousands of
+    # times slower) does not wash out the differences that matter; the numbers are exact.
+    limit = 3.0
+    values = np.clip(np.log2(speedup.to_numpy(dtype=float)), -limit, limit)
+    image = ax.imshow(values, cmap="RdBu", vmin=-limit, vmax=limit, aspect="auto")
+    ax.set_xticks(range(len(speedup.columns)))
+    ax.set_xticklabels([f"2^{int(np.log2(n))}" if n & (n - 1) == 0 else f"{n:,}" for n in speedup.columns],
+                       rotation=60, fontsize=8)
+    ax.set_yticks(range(len(speedup.index)))
+    ax.set_yticklabels(speedup.index, fontsize=8)
+    for (i, j), value in np.ndenumerate(speedup.to_numpy(dtype=float)):
+        if np.isfinite(value):
+            ink = "white" if abs(values[i, j]) > 2 else "black"  # readable on the dark ends
+            ax.text(j, i, f"{value:.2f}" if value >= 0.01 else "<.01", ha="center", va="center", fontsize=6,
+                    color=ink)
+    colorbar = fig.colorbar(image, ax=ax, ticks=np.arange(-limit, limit + 1))
+    colorbar.ax.set_yticklabels([f"{2.0 ** k:g}x" for k in np.arange(-limit, limit + 1)])
+    colorbar.set_label("CUB time / variant time (blue: faster than CUB)")
+    ax.set_xlabel("N (elements)")
+    ax.set_title(title(header, f"Speed-up over CUB ({sweep_label(rows)}); blank: not measured or failed"))
+    fig.tight_layout()
+    fig.savefig(out / "speedup_vs_cub.png", dpi=120, bbox_inches="tight")
+    plt.close(fig)
+
+
+def plot_cache_regimes(header, rows, hot_rows, out, fastest_variant):
+    fig, ax = plt.subplots(figsize=(9, 6))
+    for variant, color in (("memcpy_baseline", "black"), ("cub_scan", "tab:gray"), (fastest_variant, "tab:blue")):
+        for regime, data, style in (("cold", rows, "-"), ("hot", hot_rows, ":")):
+            series = passed(data)[passed(data)["variant"] == variant].sort_values("n")
+            if not series.empty:
+                ax.plot(series["n"], series["gbps"], style, color=color, marker="o", markersize=3,
+                        label=f"{variant}, {regime} L2")
+    size_axis(ax)
+    ax.set_ylabel("GB/s (2 · N · element size / median time)")
+    ax.set_ylim(bottom=0)
+    ax.set_title(title(header, "Cold vs hot L2: inputs that fit in L2 run faster when it is warm"))
+    ax.legend(loc="upper left", fontsize=8)
+    fig.tight_layout()
+    fig.savefig(out / "cache_regimes.png", dpi=120)
+    plt.close(fig)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--timing", default="bench/timing.txt")
+    parser.add_argument("--hot", default="bench/timing_hot.txt")
+    parser.add_argument("--out", default="bench")
+    args = parser.parse_args()
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    header, rows = load(args.timing)
+    top3 = plot_latency_top3(header, rows, out)
+    plot_bandwidth(header, rows, out)
+    plot_speedup_heatmap(header, rows, out)
+    written = ["latency_pow2_top3.png", "bandwidth.png", "speedup_vs_cub.png"]
+    if Path(args.hot).exists():
+        _, hot_rows = load(args.hot)
+        plot_cache_regimes(header, rows, hot_rows, out, top3[0])
+        written.append("cache_regimes.png")
+    else:
+        print(f"plots.py: {args.hot} not found: cache_regimes.png needs a hot sweep (./bench.sh --hot --out {args.hot})")
+    print(f"plots.py: wrote {', '.join(str(out / name) for name in written)}")
+
+
+if __name__ == "__main__":
+    main()
