@@ -6,6 +6,7 @@
 #   ./bench.sh --variants cub_scan,memcpy_baseline --sizes 2^20,2^28
 #   ./bench.sh --type float32 --op max --exclusive --hot --out /tmp/t.txt
 #
+# Default: int32 inclusive sum at every power of two from 2^10 to 2^30 plus a few awkward sizes.
 # One process per binary runs its whole size list (a CUDA context costs ~0.2 s to create). If a
 # process dies or is killed before it printed a row for every size, the first size without a row
 # gets a HANG or ERROR row and the sweep resumes with the next size in a fresh process: failures
@@ -18,7 +19,8 @@ usage() {
   cat <<'EOF'
 options:
   --variants a,b      binaries to run (default: every file in the binary folder)
-  --sizes LIST        comma list of N (default: 2^10,2^16,2^20,2^24,2^28)
+  --sizes LIST        comma list of N, increasing (default: 2^10 .. 2^30 and 100000, 1000000,
+                      4194303, 2^24+1)
   --type T, --op O    element type and operator (default int32, sum)
   --exclusive         exclusive scans (default inclusive)
   --hot               do not flush L2 between timed reps
@@ -32,7 +34,11 @@ options:
 EOF
 }
 
-variants="" sizes="2^10,2^16,2^20,2^24,2^28" type=int32 op=sum mode=inclusive hot=""
+# Default sizes: every power of two from 2^10 to 2^30 plus awkward sizes (not a power of two,
+# one past a power of two), in increasing order so that --budget-ms can extrapolate.
+default_sizes="2^10,2^11,2^12,2^13,2^14,2^15,2^16,100000,2^17,2^18,2^19,1000000,2^20,2^21,4194303,2^22"
+default_sizes="$default_sizes,2^23,2^24,2^24+1,2^25,2^26,2^27,2^28,2^29,2^30"
+variants="" sizes=$default_sizes type=int32 op=sum mode=inclusive hot=""
 timeout_s=30 budget_ms=3000 process_limit=600 bin_dir=bin out=bench/timing.txt
 while [ $# -gt 0 ]; do
   case "$1" in

@@ -3,14 +3,16 @@
 # tests executed, the sanitizers, and a benchmark sweep. Logs and results go to $OUT (or
 # ./device_out when $OUT is unset). Steps are bounded so the whole call fits in ten minutes.
 #   SCAN_ZOO_COMMIT=<sha> scripts/device_session.sh [steps...]
-#   steps: build test sanitize stress bench (default: all); SCAN_ZOO_COMMIT names the commit in the
+#   One device call may run 10 minutes: with the whole zoo, split the steps over calls, e.g.
+#   "build test sanitize", then "build stress", then "build bench bench-hot".
+#   steps: build test sanitize stress bench bench-hot (default: all); SCAN_ZOO_COMMIT names the commit in the
 #   timing.txt header, since the copy of the tree on the GPU machine has no .git.
 set -u
 cd "$(dirname "$0")/.."
 out=${OUT:-device_out}
 mkdir -p "$out"
 steps=("$@")
-[ ${#steps[@]} -gt 0 ] || steps=(build test sanitize stress bench)
+[ ${#steps[@]} -gt 0 ] || steps=(build test sanitize stress bench bench-hot)
 export PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu --format=csv | tee "$out/gpu.txt"
 for step in "${steps[@]}"; do
@@ -28,10 +30,20 @@ for step in "${steps[@]}"; do
     stress) timeout 300 ./scripts/stress.sh ${STRESS_ARGS:-} >"$out/stress.log" 2>&1
             status=$?
             cat "$out/stress.log" ;;
-    bench) timeout 400 ./bench.sh ${BENCH_ARGS:-} 2>"$out/bench.log"
+    bench) timeout 480 ./bench.sh ${BENCH_ARGS:-} 2>"$out/bench.log"
            status=$?
            cp bench/timing.txt "$out/timing.txt"
-           grep -v '^#' bench/timing.txt ;;
+           tail -n 2 "$out/bench.log" ;;
+    bench-hot)  # the cache-regime chart's hot sweep: memcpy, CUB and the fastest variant of the cold sweep
+           fastest=$(python3 -c 'import sys; sys.path.insert(0, "scripts"); import plots, timing_table as t
+_, rows = t.load("bench/timing.txt"); ok = plots.passed(rows)
+sizes = sorted(n for n in ok["n"].unique() if n & (n - 1) == 0)
+print(plots.fastest(rows, [v for v in ok["variant"].unique() if v not in plots.REFERENCES], sizes)[0])')
+           timeout 240 ./bench.sh --hot --variants "memcpy_baseline,cub_scan,$fastest" --out bench/timing_hot.txt \
+             2>"$out/bench_hot.log"
+           status=$?
+           cp bench/timing_hot.txt "$out/timing_hot.txt"
+           tail -n 2 "$out/bench_hot.log" ;;
     *) echo "unknown step $step"; exit 2 ;;
   esac
   echo "== step $step: exit $status, $((SECONDS - begin)) s"
