@@ -9,23 +9,21 @@
 // read the INCLUSIVE value written just after and count the predecessors twice. So each tile
 // has an aggregate slot and an inclusive slot; the status says which to read.
 //
-// Work, depth, look-back: as single_pass_scan_decoupled_lookbacks_warp_window. Launches: 2.
-// Global traffic: 2 accesses per element plus 12 bytes of descriptor per tile (two loads per
-// descriptor read): bound is memcpy.
+// Work, depth, look-back and back-off: as single_pass_scan_decoupled_lookbacks_warp_window.
+// Launches: 2. Global traffic: 2 accesses per element plus 12 bytes of descriptor per tile (two
+// dependent loads per descriptor read, the first with acquire): bound is memcpy.
 //
 // Forward progress: tiles are numbered by ticket (single_pass.cuh).
 //
-// Constraints: any N, every type/operator/mode (no packing limit). Tile = 16 x 256 items.
+// Constraints: any N, every type/operator/mode (no packing limit). Tile = 128 threads x 24
+// items (zoo::LookbackTile).
 // Pieces: zoo::SinglePassVariant, zoo::WarpLookback, zoo::TwoFieldTileState, zoo::CoarsenedTile.
 //
-// In the charts: next to the packed warp-window variant; the gap is what a second dependent
-// load per descriptor costs in the look-back.
+// In the charts: next to the packed warp-window variant; the gap is what an acquire load and a
+// second dependent load per descriptor cost in the look-back.
 //
 // Run: make bin/single_pass_scan_decoupled_lookbacks_two_field && ./bin/single_pass_scan_decoupled_lookbacks_two_field 2^28
 #include "common/harness.cuh"
 #include "common/single_pass.cuh"
-#include "common/tile_policies.cuh"
 
-using LookbackTile = zoo::CoarsenedTile<256, 16, zoo::WarpBlockScan<256, zoo::ShuffleWarpScan>>;
-
-ZOO_MAIN(zoo::SinglePassVariant<LookbackTile, zoo::TwoFieldTileState, zoo::WarpLookback, zoo::TileOrder::Ticket>)
+ZOO_MAIN(zoo::SinglePassVariant<zoo::LookbackTile, zoo::TwoFieldTileState, zoo::WarpLookback, zoo::TileOrder::Ticket>)

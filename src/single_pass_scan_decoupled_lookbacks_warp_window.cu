@@ -7,26 +7,27 @@
 // until none of them is INVALID, finds the nearest INCLUSIVE one with a ballot, and reduces the
 // values from that lane on, in order, with warp shuffles: one round trip covers 32 tiles. If the
 // window holds no INCLUSIVE descriptor, its whole reduction is combined in and the window moves
-// 32 tiles further back. Packed 64-bit descriptors (release store, acquire load).
+// 32 tiles further back. Packed 64-bit descriptors, one per 32-byte sector, relaxed atomics
+// (tile_state.cuh); a 600 ns sleep before the first poll and 300 ns between polls
+// (lookback.cuh). Those three choices took it from 57% to 85% of memcpy at 2^28 on the H100
+// (bench/NOTES.md tells the story).
 //
 // Work: O(N); depth: O(log tile) + the look-back windows. Launches: 2 (memset of the tile state
-// and ticket, the scan). Global traffic: 2 accesses per element plus 8 bytes per 4096-element
+// and ticket, the scan). Global traffic: 2 accesses per element plus 32 bytes per 3072-element
 // tile: bound is memcpy.
 //
 // Forward progress: tiles are numbered by ticket (single_pass.cuh): guaranteed while running
 // blocks keep being scheduled.
 //
-// Constraints: any N; every type/operator/mode of 32-bit elements. Tile = 16 x 256 items.
+// Constraints: any N; every type/operator/mode of 32-bit elements. Tile = 128 threads x 24
+// items (zoo::LookbackTile).
 // Pieces: zoo::SinglePassVariant, zoo::WarpLookback, zoo::PackedTileState64, zoo::CoarsenedTile.
 //
-// In the charts: the fastest single-pass variant of this family at large N, in CUB's
-// neighbourhood; compare with the serial look-back to see what the window buys.
+// In the charts: the fastest look-back of this family at large N, ahead of CUB from about 2^26;
+// compare with the serial look-back to see what the window buys.
 //
 // Run: make bin/single_pass_scan_decoupled_lookbacks_warp_window && ./bin/single_pass_scan_decoupled_lookbacks_warp_window 2^28
 #include "common/harness.cuh"
 #include "common/single_pass.cuh"
-#include "common/tile_policies.cuh"
 
-using LookbackTile = zoo::CoarsenedTile<256, 16, zoo::WarpBlockScan<256, zoo::ShuffleWarpScan>>;
-
-ZOO_MAIN(zoo::SinglePassVariant<LookbackTile, zoo::PackedTileState64, zoo::WarpLookback, zoo::TileOrder::Ticket>)
+ZOO_MAIN(zoo::SinglePassVariant<zoo::LookbackTile, zoo::PackedTileState64, zoo::WarpLookback, zoo::TileOrder::Ticket>)

@@ -6,12 +6,26 @@
 //
 //   ChainedCarry       the domino chain: wait until the immediate predecessor is INCLUSIVE.
 //                      Tile k cannot finish before tile k-1: the chain is serial.
-//   SerialLookback     decoupled look-back (Merrill & Garland 2016) by one thread: publish
-//                      AGGREGATE at once, then walk back one descriptor at a time, combining
-//                      aggregates until an INCLUSIVE one ends the walk.
+//   SerialLookback     decoupled look-back (Merrill & Garland 2016), serial: publish AGGREGATE
+//                      at once, then walk back one descriptor at a time, combining aggregates
+//                      until an INCLUSIVE one ends the walk.
 //   WarpLookback       the same walk by a warp, 32 descriptors per step: each lane reads one,
 //                      the warp waits until none of the 32 is INVALID, keeps the lanes from the
 //                      nearest INCLUSIVE one on, and reduces them in order with shuffles.
+//                      PerLane > 1 widens the window (each lane reads PerLane neighbours):
+//                      fewer steps, more loads per poll; slower on the H100 (PerLane 2, 4 and
+//                      8: 0.97, 1.03 and 1.35 ms at 2^28 against 0.94), kept for the tuner.
+//
+// Back-off (the Backoff parameter): a poll that finds a predecessor INVALID is repeated, and a
+// tile that polls as soon as it has published mostly finds its predecessors still scanning.
+// SleepBackoff<FirstNs, PollNs> sleeps FirstNs before the first poll and PollNs between polls,
+// but only in grids of at least MinTiles tiles (in a small grid a sleep is pure latency): CUB's
+// fixed delay constructor. Measured on the H100 (bench/NOTES.md, warp window, 2^28): without
+// back-off a look-back averaged 5.2 polls that found an INVALID predecessor and took 4.9 us, and
+// the scan 1.15 ms; with a 1.2 us first sleep, 0.9 such polls, 3.7 us and 0.94 ms. Every poll
+// is a load at the scan's front that the loads and stores of every other block queue with, so
+// fewer polls make everyone faster. The look-backs default to LookbackBackoff; the chains to
+// none (their wait is the critical path itself).
 //
 // Progress: a tile only ever waits on tiles with a smaller index. Whether those are running is
 // the business of the tile order (single_pass.cuh): with tickets they have already started.
@@ -25,7 +39,28 @@
 
 namespace zoo {
 
-template <class State>
+struct NoBackoff {
+  __device__ static void before_first_poll() {}
+  __device__ static void between_polls() {}
+};
+
+template <unsigned FirstNs, unsigned PollNs, unsigned MinTiles = 0>
+struct SleepBackoff {
+  __device__ static bool grid_is_large() {
+    if constexpr (MinTiles == 0) return true;
+    else return gridDim.x >= MinTiles;
+  }
+  __device__ static void before_first_poll() {
+    if constexpr (FirstNs > 0)
+      if (grid_is_large()) __nanosleep(FirstNs);
+  }
+  __device__ static void between_polls() {
+    if constexpr (PollNs > 0)
+      if (grid_is_large()) __nanosleep(PollNs);
+  }
+};
+
+template <class State, class Backoff = NoBackoff>
 struct ChainedCarry {
   State state;
   std::int64_t tile;
@@ -36,9 +71,13 @@ struct ChainedCarry {
     if (threadIdx.x == 0) {
       T prefix = Op::template identity<T>();
       if (tile > 0) {
-        TileView<T> previous;
-        do previous = state.read(tile - 1);
-        while (previous.status != kTileInclusive);
+        Backoff::before_first_poll();
+        TileView<T> previous = state.read(tile - 1);
+        while (previous.status != kTileInclusive) {
+          Backoff::between_polls();
+          previous = state.read(tile - 1);
+        }
+        state.after_polls();
         prefix = previous.value;
       }
       state.publish(tile, kTileInclusive, Op{}(prefix, total));
@@ -49,38 +88,45 @@ struct ChainedCarry {
   }
 };
 
-template <class State>
+using LookbackBackoff = SleepBackoff<600, 300>;
+
+template <class State, class Backoff = LookbackBackoff>
 struct SerialLookback {
   State state;
   std::int64_t tile;
 
+  // The walk runs in warp 0 with every lane doing the same thing: each step is still one
+  // descriptor (32 lanes reading one word make one request), the control flow stays warp-uniform,
+  // and ptxas keeps it spill-free (as thread 0 alone, sleeping inside the loop cost a 4-byte spill).
   template <class T, class Op>
   __device__ T get(T total) const {
     __shared__ T carry;
-    if (threadIdx.x == 0) {
+    if (warp_id() == 0) {
       const Op op;
+      const bool leader = lane_id() == 0;
       T prefix = Op::template identity<T>();
       if (tile == 0) {
-        state.publish(0, kTileInclusive, total);
+        if (leader) state.publish(0, kTileInclusive, total);
       } else {
-        state.publish(tile, kTileAggregate, total);  // successors may use it right away
+        if (leader) state.publish(tile, kTileAggregate, total);  // successors may use it right away
+        Backoff::before_first_poll();
         for (std::int64_t i = tile - 1;; --i) {
           TileView<T> view;
-          do view = state.read(i);
-          while (view.status == kTileInvalid);
+          while ((view = state.read(i)).status == kTileInvalid) Backoff::between_polls();
           prefix = op(view.value, prefix);  // earlier tiles go on the left
           if (view.status == kTileInclusive) break;
         }
-        state.publish(tile, kTileInclusive, op(prefix, total));
+        state.after_polls();
+        if (leader) state.publish(tile, kTileInclusive, op(prefix, total));
       }
-      carry = prefix;
+      if (leader) carry = prefix;
     }
     __syncthreads();
     return carry;
   }
 };
 
-template <class State>
+template <class State, class Backoff = LookbackBackoff, int PerLane = 1>
 struct WarpLookback {
   State state;
   std::int64_t tile;
@@ -90,29 +136,53 @@ struct WarpLookback {
     __shared__ T carry;
     if (warp_id() == 0) {
       const Op op;
+      const T identity = Op::template identity<T>();
       const int lane = lane_id();
-      T prefix = Op::template identity<T>();
+      T prefix = identity;
       if (tile == 0) {
         if (lane == 0) state.publish(0, kTileInclusive, total);
       } else {
         if (lane == 0) state.publish(tile, kTileAggregate, total);
         ShuffleWarpScan::Storage<T> no_storage;
-        for (std::int64_t window_end = tile;; window_end -= kWarpSize) {
-          // Lane 31 reads the nearest predecessor, lane 0 the farthest of this window.
-          const std::int64_t i = window_end - kWarpSize + lane;
-          TileView<T> view{kTileAggregate, Op::template identity<T>()};  // before tile 0: nothing
-          bool waiting;
-          do {
-            if (i >= 0) view = state.read(i);
-            waiting = __any_sync(kFullMask, view.status == kTileInvalid);
-          } while (waiting);
-          const unsigned inclusive_lanes = __ballot_sync(kFullMask, view.status == kTileInclusive);
+        constexpr int kWindow = kWarpSize * PerLane;
+        Backoff::before_first_poll();
+        for (std::int64_t window_end = tile;; window_end -= kWindow) {
+          // Each lane reads PerLane consecutive descriptors: lane 31 the nearest predecessors,
+          // lane 0 the farthest of this window. Before tile 0 there is nothing (the identity).
+          const std::int64_t first = window_end - kWindow + lane * PerLane;
+          TileView<T> view[PerLane];
+          bool invalid = false;
+#pragma unroll
+          for (int j = 0; j < PerLane; ++j) {
+            view[j] = first + j >= 0 ? state.read(first + j) : TileView<T>{kTileAggregate, identity};
+            invalid |= view[j].status == kTileInvalid;
+          }
+          while (__any_sync(kFullMask, invalid)) {
+            Backoff::between_polls();
+            invalid = false;
+#pragma unroll
+            for (int j = 0; j < PerLane; ++j) {
+              if (view[j].status == kTileInvalid) view[j] = state.read(first + j);
+              invalid |= view[j].status == kTileInvalid;
+            }
+          }
+          // This lane's share: from its nearest INCLUSIVE descriptor on, or all of it.
+          T share = identity;
+          bool has_inclusive = false;
+#pragma unroll
+          for (int j = 0; j < PerLane; ++j) {
+            const bool inclusive = view[j].status == kTileInclusive;
+            share = inclusive ? view[j].value : op(share, view[j].value);
+            has_inclusive |= inclusive;
+          }
+          const unsigned inclusive_lanes = __ballot_sync(kFullMask, has_inclusive);
           const int nearest_inclusive = inclusive_lanes ? kWarpSize - 1 - __clz(inclusive_lanes) : 0;
-          const T kept = lane >= nearest_inclusive ? view.value : Op::template identity<T>();
+          const T kept = lane >= nearest_inclusive ? share : identity;
           const T window = __shfl_sync(kFullMask, ShuffleWarpScan::inclusive<T, Op>(kept, no_storage), kWarpSize - 1);
           prefix = op(window, prefix);
           if (inclusive_lanes) break;
         }
+        state.after_polls();
         if (lane == 0) state.publish(tile, kTileInclusive, op(prefix, total));
       }
       if (lane == 0) carry = prefix;

@@ -6,24 +6,43 @@
 // inside every run (one cudaMemsetAsync, part of the timed scan), so no epoch is needed and a
 // stale descriptor from an earlier run can never be matched.
 //
-// Three layouts, one interface (publish / read, device side; layout / the reset region, host):
+// Three layouts, one interface (publish / read / after_polls, device side; layout / the reset
+// region, host):
 //   PackedTileState64<T>  status in the high 32 bits, the value's 32 bits in the low half, one
 //                         64-bit atomic word: a reader always sees a matching pair. 32-bit T.
+//                         One descriptor per 32-byte sector (Stride = 4 words): a poll of 32
+//                         neighbours then touches 8 lines instead of 2, and a tile's publish
+//                         shares its sector with no other tile's. Dense words cost 8% at 2^28
+//                         on the H100 (0.94 -> 0.86 ms, bench/NOTES.md): pollers and publishers
+//                         of neighbouring tiles queue on the same sectors.
 //   TwoFieldTileState<T>  a 32-bit status word and separate value slots, ordered by release /
 //                         acquire: the value is stored first, then the status with release; a
 //                         reader loads the status with acquire, then the value. AGGREGATE and
 //                         INCLUSIVE have separate slots: with one slot, a reader that saw
 //                         AGGREGATE could read the INCLUSIVE value written just after it and count
 //                         the predecessors twice. Any T.
-//   PackedTileState30     2-bit status and a 30-bit two's-complement value in one 32-bit word:
-//                         half the memory traffic of the 64-bit word, but it only holds int32
-//                         values in [-2^29, 2^29). A value outside that range sets an overflow
-//                         flag (the run is then refused with exit code 3, never answered wrong)
-//                         and is published clamped so that no tile waits forever.
+//   PackedTileState30     2-bit status and a 30-bit two's-complement value in one dense 32-bit
+//                         word: the smallest descriptor, but it only holds int32 values in
+//                         [-2^29, 2^29). A value outside that range sets an overflow flag (the
+//                         run is then refused with exit code 3, never answered wrong) and is
+//                         published clamped so that no tile waits forever.
 //
-// Every access is a cuda::atomic_ref operation at device scope: release stores, acquire loads.
-// A packed word would be self-consistent with relaxed order too, but acquire/release costs
-// little here and keeps one rule for every descriptor.
+// Every access is a cuda::atomic_ref operation at device scope. How the accesses are ordered is
+// the DescriptorSync parameter:
+//   Relaxed                relaxed stores and polls. Enough when the value travels in the same
+//                          word as its flag and the reader needs nothing else the writer wrote:
+//                          coherence of that one word means every read sees a whole store, and
+//                          a tile's output depends only on its input and the words it read. The
+//                          default of the packed descriptors (CUB's too). Acquire/release would
+//                          cost 13% at 2^28 on the H100 (0.86 -> 0.98 ms, the warp-window
+//                          look-back; bench/NOTES.md).
+//   AcquireRelease         release stores, acquire loads on every poll. Needed when the value
+//                          lives in another word (TwoFieldTileState).
+//   RelaxedPollsThenFence  release stores; relaxed polls, then one acquire fence once the
+//                          look-back has what it needs (a fence after relaxed loads that read a
+//                          released value synchronizes with the release, [atomics.fences]).
+//                          Measured slower than acquire polls here (1.05 ms): kept for the
+//                          tuned kernel's search, not used by a variant.
 #pragma once
 
 #include <cuda/atomic>
@@ -47,24 +66,40 @@ struct TileView {
 template <class U>
 using DeviceAtomic = cuda::atomic_ref<U, cuda::thread_scope_device>;
 
-template <class T>
-struct PackedTileState64 {
+enum class DescriptorSync { AcquireRelease, RelaxedPollsThenFence, Relaxed };
+
+template <DescriptorSync Sync>
+struct DescriptorOrders {
+  static constexpr cuda::memory_order kStore =
+      Sync == DescriptorSync::Relaxed ? cuda::memory_order_relaxed : cuda::memory_order_release;
+  static constexpr cuda::memory_order kPoll =
+      Sync == DescriptorSync::AcquireRelease ? cuda::memory_order_acquire : cuda::memory_order_relaxed;
+  // Called once by each polling thread after its last poll.
+  __device__ static void after_polls() {
+    if constexpr (Sync == DescriptorSync::RelaxedPollsThenFence)
+      cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
+  }
+};
+
+template <class T, DescriptorSync Sync = DescriptorSync::Relaxed, int Stride = 4>
+struct PackedTileState64 : DescriptorOrders<Sync> {
+  using DescriptorOrders<Sync>::kStore;
+  using DescriptorOrders<Sync>::kPoll;
   static constexpr const char* kUnsupported =
       sizeof(T) == 4 ? nullptr : "the packed 64-bit descriptor holds 32-bit values only";
   unsigned long long* words = nullptr;
 
   void layout(WorkspaceCarver& carver, std::int64_t tiles) {
-    words = carver.take<unsigned long long>(static_cast<std::size_t>(tiles));
+    words = carver.take<unsigned long long>(static_cast<std::size_t>(tiles) * Stride);
   }
   const char* refusal_after_run(cudaStream_t) const { return nullptr; }
   __device__ void publish(std::int64_t tile, std::uint32_t status, T value) const {
     std::uint32_t bits;
     memcpy(&bits, &value, sizeof bits);
-    DeviceAtomic<unsigned long long>(words[tile]).store((static_cast<unsigned long long>(status) << 32) | bits,
-                                                        cuda::memory_order_release);
+    DeviceAtomic<unsigned long long>(words[tile * Stride]).store((static_cast<unsigned long long>(status) << 32) | bits, kStore);
   }
   __device__ TileView<T> read(std::int64_t tile) const {
-    const unsigned long long word = DeviceAtomic<unsigned long long>(words[tile]).load(cuda::memory_order_acquire);
+    const unsigned long long word = DeviceAtomic<unsigned long long>(words[tile * Stride]).load(kPoll);
     TileView<T> view;
     view.status = static_cast<std::uint32_t>(word >> 32);
     const std::uint32_t bits = static_cast<std::uint32_t>(word);
@@ -73,8 +108,10 @@ struct PackedTileState64 {
   }
 };
 
+// Always acquire/release: the value lives in another word, which only an acquire load of the
+// status (before the value is read) makes visible.
 template <class T>
-struct TwoFieldTileState {
+struct TwoFieldTileState : DescriptorOrders<DescriptorSync::AcquireRelease> {
   static constexpr const char* kUnsupported = nullptr;
   std::uint32_t* status = nullptr;
   T* aggregate = nullptr;
@@ -89,19 +126,21 @@ struct TwoFieldTileState {
   __device__ void publish(std::int64_t tile, std::uint32_t new_status, T value) const {
     T* slot = new_status == kTileInclusive ? &inclusive[tile] : &aggregate[tile];
     DeviceAtomic<T>(*slot).store(value, cuda::memory_order_relaxed);
-    DeviceAtomic<std::uint32_t>(status[tile]).store(new_status, cuda::memory_order_release);
+    DeviceAtomic<std::uint32_t>(status[tile]).store(new_status, kStore);
   }
   __device__ TileView<T> read(std::int64_t tile) const {
     TileView<T> view;
-    view.status = DeviceAtomic<std::uint32_t>(status[tile]).load(cuda::memory_order_acquire);
+    view.status = DeviceAtomic<std::uint32_t>(status[tile]).load(kPoll);
     T* slot = view.status == kTileInclusive ? &inclusive[tile] : &aggregate[tile];
     view.value = view.status == kTileInvalid ? T{} : DeviceAtomic<T>(*slot).load(cuda::memory_order_relaxed);
     return view;
   }
 };
 
-template <class T>
-struct PackedTileState30 {
+template <class T, DescriptorSync Sync = DescriptorSync::Relaxed>
+struct PackedTileState30 : DescriptorOrders<Sync> {
+  using DescriptorOrders<Sync>::kStore;
+  using DescriptorOrders<Sync>::kPoll;
   static constexpr const char* kUnsupported =
       std::is_same_v<T, std::int32_t> ? nullptr
                                       : "the 30-bit descriptor holds integers only (a float needs all 32 bits)";
@@ -127,10 +166,10 @@ struct PackedTileState30 {
       v = v < kMin ? kMin : kMax;
     }
     const std::uint32_t word = (status << 30) | (static_cast<std::uint32_t>(v) & 0x3FFFFFFFu);
-    DeviceAtomic<std::uint32_t>(words[tile]).store(word, cuda::memory_order_release);
+    DeviceAtomic<std::uint32_t>(words[tile]).store(word, kStore);
   }
   __device__ TileView<T> read(std::int64_t tile) const {
-    const std::uint32_t word = DeviceAtomic<std::uint32_t>(words[tile]).load(cuda::memory_order_acquire);
+    const std::uint32_t word = DeviceAtomic<std::uint32_t>(words[tile]).load(kPoll);
     TileView<T> view;
     view.status = word >> 30;
     view.value = static_cast<T>(static_cast<std::int32_t>(word << 2) >> 2);  // sign-extend 30 bits
