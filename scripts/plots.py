@@ -49,10 +49,10 @@ def passed(rows):
     return rows[rows["status"] == "PASS"]
 
 
-def title(header, what):
+def title(header, what, l2=None):
     gpu = header.get("gpu", "unknown GPU")
     date = header.get("date", "")[:10]
-    return f"{what}\n{gpu}, {header.get('l2', 'cold')} L2, {date}, commit {header.get('git_commit', '?')}"
+    return f"{what}\n{gpu}, {l2 or header.get('l2', 'cold')} L2, {date}, commit {header.get('git_commit', '?')}"
 
 
 def size_axis(ax):
@@ -170,7 +170,8 @@ def plot_cache_regimes(header, rows, hot_rows, out, fastest_variant):
     size_axis(ax)
     ax.set_ylabel("GB/s (2 · N · element size / median time)")
     ax.set_ylim(bottom=0)
-    ax.set_title(title(header, "Cold vs hot L2: inputs that fit in L2 run faster when it is warm"))
+    ax.set_title(title(header, "Cold vs hot L2 (hot: the previous rep's input and output still cached)",
+                       l2="cold and hot"))
     ax.legend(loc="upper left", fontsize=8)
     fig.tight_layout()
     fig.savefig(out / "cache_regimes.png", dpi=120)

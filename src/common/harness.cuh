@@ -137,6 +137,18 @@ __global__ void never_finishing_kernel(const int* flag) {
   while (never_set.load(cuda::memory_order_acquire) == 0) __nanosleep(1000);
 }
 
+// Hot-L2 timing: nothing runs before a rep, so without this the start event would fire on an
+// idle GPU and the rep would include the few microseconds the scan's launch takes to arrive
+// (the cold flush hides it: the rep is queued behind the flush kernel). One thread spinning on
+// the global timer holds the stream while the rep is enqueued, touching no memory, so the
+// cache stays as the previous rep left it (nvbench's blocking-kernel idea).
+__global__ void hold_stream_kernel(unsigned long long duration_ns) {
+  unsigned long long start, now;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
+  do asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+  while (now - start < duration_ns);
+}
+
 // ------------------------------------------------------------------------------------------
 // Cold-L2 timing: before each timed rep, read a buffer twice the L2 size so the scan finds none
 // of its data in cache. Reading (not memset) leaves clean lines, so no write-back of the flush
@@ -424,7 +436,12 @@ int run_combination(Session& session, ScanKind kind, std::int64_t n, const T* fi
       double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - timing_began).count();
       if (spent >= kAutoBudgetS || static_cast<int>(times_ms.size()) >= kMaxReps) break;
     }
-    if (!options.hot) session.flusher.flush(stream);
+    if (options.hot) {
+      hold_stream_kernel<<<1, 1, 0, stream>>>(20000);  // 20 us: longer than enqueuing a rep takes
+      ZOO_CHECK_LAUNCH();
+    } else {
+      session.flusher.flush(stream);
+    }
     ZOO_CUDA(cudaEventRecord(start, stream));
     Variant::template run<T, Op>(in, out, n, kind, workspace, stream);
     ZOO_CHECK_LAUNCH();
