@@ -23,8 +23,10 @@
 // items (zoo::LookbackTile).
 // Pieces: zoo::SinglePassVariant, zoo::WarpLookback, zoo::PackedTileState64, zoo::CoarsenedTile.
 //
-// In the charts: the fastest look-back of this family at large N, ahead of CUB from about 2^26;
-// compare with the serial look-back to see what the window buys.
+// In the charts: ahead of CUB up to 2^20 (one launch fewer) and from 2^25 on (4% ahead at
+// 2^28); up to 8% behind it between 2^21 and 2^24, where the look-back's sleeps are a larger
+// share of a short run. Compare with the serial look-back to
+// see what the window buys.
 //
 // Run: make bin/single_pass_scan_decoupled_lookbacks_warp_window && ./bin/single_pass_scan_decoupled_lookbacks_warp_window 2^28
 #include "common/harness.cuh"

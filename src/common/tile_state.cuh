@@ -12,7 +12,7 @@
 //                         64-bit atomic word: a reader always sees a matching pair. 32-bit T.
 //                         One descriptor per 32-byte sector (Stride = 4 words): a poll of 32
 //                         neighbours then touches 8 lines instead of 2, and a tile's publish
-//                         shares its sector with no other tile's. Dense words cost 8% at 2^28
+//                         shares its sector with no other tile's. Dense words cost 9% at 2^28
 //                         on the H100 (0.94 -> 0.86 ms, bench/NOTES.md): pollers and publishers
 //                         of neighbouring tiles queue on the same sectors.
 //   TwoFieldTileState<T>  a 32-bit status word and separate value slots, ordered by release /
