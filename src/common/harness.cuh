@@ -137,18 +137,6 @@ __global__ void never_finishing_kernel(const int* flag) {
   while (never_set.load(cuda::memory_order_acquire) == 0) __nanosleep(1000);
 }
 
-// Hot-L2 timing: nothing runs before a rep, so without this the start event would fire on an
-// idle GPU and the rep would include the few microseconds the scan's launch takes to arrive
-// (the cold flush hides it: the rep is queued behind the flush kernel). One thread spinning on
-// the global timer holds the stream while the rep is enqueued, touching no memory, so the
-// cache stays as the previous rep left it (nvbench's blocking-kernel idea).
-__global__ void hold_stream_kernel(unsigned long long duration_ns) {
-  unsigned long long start, now;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
-  do asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
-  while (now - start < duration_ns);
-}
-
 // ------------------------------------------------------------------------------------------
 // Cold-L2 timing: before each timed rep, read a buffer twice the L2 size so the scan finds none
 // of its data in cache. Reading (not memset) leaves clean lines, so no write-back of the flush
@@ -228,6 +216,7 @@ inline Stats summarize(std::vector<float> times_ms) {
 constexpr int kMinReps = 10;
 constexpr int kMaxReps = 300;
 constexpr double kAutoBudgetS = 0.25;
+constexpr int kHotBatch = 10;  // hot reps enqueued per host synchronization
 
 struct Session {
   Options options;
@@ -424,35 +413,50 @@ int run_combination(Session& session, ScanKind kind, std::int64_t n, const T* fi
     ZOO_CHECK_LAUNCH();
     wait_or_die(stream, "a warm-up scan");
   }
-  cudaEvent_t start, stop;
-  ZOO_CUDA(cudaEventCreate(&start));
-  ZOO_CUDA(cudaEventCreate(&stop));
+  // Cold reps are timed one at a time, each behind its L2 flush (which also keeps the GPU busy
+  // while the rep is enqueued, so launch latency is not timed). Hot reps have nothing in front
+  // of them: they are enqueued in batches behind one untimed rep, each with its own event pair,
+  // so every timed rep waits in the queue behind the previous one and starts on a busy GPU
+  // with the previous rep's data in L2.
+  const int batch = options.hot ? kHotBatch : 1;
+  std::vector<cudaEvent_t> starts(batch), stops(batch);
+  for (int b = 0; b < batch; ++b) {
+    ZOO_CUDA(cudaEventCreate(&starts[b]));
+    ZOO_CUDA(cudaEventCreate(&stops[b]));
+  }
   std::vector<float> times_ms;
   const auto timing_began = std::chrono::steady_clock::now();
   while (true) {
+    const int done = static_cast<int>(times_ms.size());
     if (options.reps > 0) {
-      if (static_cast<int>(times_ms.size()) >= options.reps) break;
-    } else if (static_cast<int>(times_ms.size()) >= kMinReps) {
+      if (done >= options.reps) break;
+    } else if (done >= kMinReps) {
       double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - timing_began).count();
-      if (spent >= kAutoBudgetS || static_cast<int>(times_ms.size()) >= kMaxReps) break;
+      if (spent >= kAutoBudgetS || done >= kMaxReps) break;
     }
+    const int count = std::min(batch, (options.reps > 0 ? options.reps : kMaxReps) - done);
     if (options.hot) {
-      hold_stream_kernel<<<1, 1, 0, stream>>>(20000);  // 20 us: longer than enqueuing a rep takes
+      Variant::template run<T, Op>(in, out, n, kind, workspace, stream);  // the untimed lead
       ZOO_CHECK_LAUNCH();
-    } else {
-      session.flusher.flush(stream);
     }
-    ZOO_CUDA(cudaEventRecord(start, stream));
-    Variant::template run<T, Op>(in, out, n, kind, workspace, stream);
-    ZOO_CHECK_LAUNCH();
-    ZOO_CUDA(cudaEventRecord(stop, stream));
+    for (int b = 0; b < count; ++b) {
+      if (!options.hot) session.flusher.flush(stream);
+      ZOO_CUDA(cudaEventRecord(starts[b], stream));
+      Variant::template run<T, Op>(in, out, n, kind, workspace, stream);
+      ZOO_CHECK_LAUNCH();
+      ZOO_CUDA(cudaEventRecord(stops[b], stream));
+    }
     wait_or_die(stream, "a timed scan");
-    float ms = 0;
-    ZOO_CUDA(cudaEventElapsedTime(&ms, start, stop));
-    times_ms.push_back(ms);
+    for (int b = 0; b < count; ++b) {
+      float ms = 0;
+      ZOO_CUDA(cudaEventElapsedTime(&ms, starts[b], stops[b]));
+      times_ms.push_back(ms);
+    }
   }
-  ZOO_CUDA(cudaEventDestroy(start));
-  ZOO_CUDA(cudaEventDestroy(stop));
+  for (int b = 0; b < batch; ++b) {
+    ZOO_CUDA(cudaEventDestroy(starts[b]));
+    ZOO_CUDA(cudaEventDestroy(stops[b]));
+  }
 
   const Stats stats = summarize(times_ms);
   const double gbps = 2.0 * double(data_bytes) / (stats.median_ms * 1e-3) / 1e9;
