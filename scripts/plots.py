@@ -159,7 +159,7 @@ def plot_speedup_heatmap(header, rows, out):
     plt.close(fig)
 
 
-def plot_cache_regimes(header, rows, hot_rows, out, fastest_variant):
+def plot_cache_regimes(header, rows, hot_rows, out, fastest_variant, hot_commit):
     fig, ax = plt.subplots(figsize=(9, 6))
     for variant, color in (("memcpy_baseline", "black"), ("cub_scan", "tab:gray"), (fastest_variant, "tab:blue")):
         for regime, data, style in (("cold", rows, "-"), ("hot", hot_rows, ":")):
@@ -171,7 +171,7 @@ def plot_cache_regimes(header, rows, hot_rows, out, fastest_variant):
     ax.set_ylabel("GB/s (2 · N · element size / median time)")
     ax.set_ylim(bottom=0)
     ax.set_title(title(header, "Cold vs hot L2 (hot: the previous rep's input and output still cached)",
-                       l2="cold and hot"))
+                       l2=f"cold and hot (hot sweep at commit {hot_commit})"))
     ax.legend(loc="upper left", fontsize=8)
     fig.tight_layout()
     fig.savefig(out / "cache_regimes.png", dpi=120)
@@ -192,8 +192,8 @@ def main():
     plot_speedup_heatmap(header, rows, out)
     written = ["latency_pow2_top3.png", "bandwidth.png", "speedup_vs_cub.png"]
     if Path(args.hot).exists():
-        _, hot_rows = load(args.hot)
-        plot_cache_regimes(header, rows, hot_rows, out, top3[0])
+        hot_header, hot_rows = load(args.hot)
+        plot_cache_regimes(header, rows, hot_rows, out, top3[0], hot_header.get("git_commit", "?"))
         written.append("cache_regimes.png")
     else:
         print(f"plots.py: {args.hot} not found: cache_regimes.png needs a hot sweep (./bench.sh --hot --out {args.hot})")
