@@ -6,6 +6,9 @@
 #   make sass V=name     disassemble bin/name (SASS), e.g. to check 16-byte loads or spills
 #   make sanitize        compute-sanitizer memcheck/racecheck/synccheck/initcheck at small sizes
 #   make stress          re-verify the single-pass variants 200x each with fresh data
+#   make tuner           build the tuner (tune/): every configuration of single_pass_scan_tuned
+#   make tune            run the tuning sweep (scripts/tune.sh) -> bench/tuning.txt, then
+#                        scripts/tune_select.py -> the per-N table, report and charts
 #   make clean
 # ARCH selects the GPU (default sm_90, the H100): make ARCH=sm_80
 
@@ -24,7 +27,7 @@ BINARIES := $(patsubst src/%.cu,bin/%,$(SOURCES))
 COMMON := $(wildcard src/common/*.cuh src/common/*.hpp)
 TEST_BINARIES := $(patsubst tests/cuda/%.cu,build/tests/%,$(wildcard tests/cuda/*.cu))
 
-.PHONY: all test-programs test bench plots sass sanitize stress clean print-flags python-deps
+.PHONY: all test-programs test bench plots sass sanitize stress tuner tune tune-select clean print-flags python-deps
 
 all: $(BINARIES)
 
@@ -41,8 +44,37 @@ bin/cub_scan: SPILL_CHECK :=
 build/tests/%: tests/cuda/%.cu $(COMMON) | build/tests
 	$(NVCC) $(NVCCFLAGS) $(SPILL_CHECK) -Isrc -o $@ $< $(LDFLAGS)
 
-bin build/tests:
+bin build/tests build/tune:
 	mkdir -p $@
+
+# The tuner: the 1152 configurations of tune/space.cuh, int32 sum only, compiled in TUNE_SHARDS
+# translation units so that they build in parallel (about 10 minutes of one core in all). Not
+# part of `make`. Shards are built without the spill check: a configuration that spills is
+# measured like any other, and `scan_tuner --describe` reports its local memory, so the
+# selection keeps it out of bin/ (which is built spill-free).
+TUNE_SHARDS ?= 32
+TUNE_SHARD_OBJECTS := $(foreach s,$(shell seq 0 $$(($(TUNE_SHARDS) - 1))),build/tune/shard_$(s).o)
+TUNE_HEADERS := $(wildcard tune/*.cuh)
+
+build/tune/shard_%.o: tune/shard.cu $(TUNE_HEADERS) $(COMMON) | build/tune
+	$(NVCC) $(NVCCFLAGS) -Isrc -Itune -DTUNE_SHARD=$* -DTUNE_SHARDS=$(TUNE_SHARDS) -c -o $@ $<
+
+# Includes CUB (its reference row), whose kernel spills: no spill check, as for bin/cub_scan.
+build/tune/scan_tuner.o: tune/scan_tuner.cu $(TUNE_HEADERS) $(COMMON) | build/tune
+	$(NVCC) $(NVCCFLAGS) -Isrc -Itune -c -o $@ $<
+
+build/tune/scan_tuner: build/tune/scan_tuner.o $(TUNE_SHARD_OBJECTS)
+	$(NVCC) -arch=$(ARCH) -o $@ $^ $(LDFLAGS)
+
+tuner: build/tune/scan_tuner
+
+tune: all tuner python-deps
+	./scripts/tune.sh
+	$(MAKE) tune-select
+
+tune-select: python-deps
+	$(PYTHON) scripts/tune_select.py --tuning bench/tuning.txt --configs bench/tuning_configs.txt \
+	  --table src/common/tuned_table.cuh --report bench/TUNING.md --out bench
 
 # pandas, matplotlib and pytest: installed only when missing, so an offline machine that has them
 # (the GPU box) never reaches for the network.

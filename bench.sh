@@ -82,26 +82,12 @@ on_interrupt() {
 trap on_interrupt INT TERM
 
 # Header: the GPU as the binaries see it, and what was built how.
-device_info=$("${binaries[0]}" --device-info 2>&1) || {
-  echo "bench.sh: cannot query the GPU: $device_info" >&2
+"$(dirname "$0")/scripts/table_header.sh" "${binaries[0]}" "scan-zoo timing table" \
+  "$([ -n "$hot" ] && echo hot || echo cold)" \
+  "type=$type op=$op mode=$mode sizes=$sizes budget_ms=$budget_ms" >"$tmp" || {
+  echo "bench.sh: cannot query the GPU" >&2
   rm -f "$tmp"; exit 4
 }
-{
-  echo "# scan-zoo timing table"
-  echo "# date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  # SCAN_ZOO_COMMIT names the commit where the tree has no .git (e.g. a copy sent to a GPU box).
-  if [ -n "${SCAN_ZOO_COMMIT:-}" ]; then commit=$SCAN_ZOO_COMMIT
-  elif commit=$(git rev-parse --short HEAD 2>/dev/null); then
-    git diff --quiet HEAD -- src Makefile 2>/dev/null || commit="$commit+uncommitted-src"
-  else commit=unknown; fi
-  echo "# git_commit: $commit"
-  echo "$device_info"
-  echo "# nvcc: $(nvcc --version 2>/dev/null | grep -o 'release [0-9.]*' || echo unknown)"
-  echo "# build_flags: $(make -s print-flags 2>/dev/null || echo unknown)"
-  echo "# l2: $([ -n "$hot" ] && echo hot || echo cold)"
-  echo "# sweep: type=$type op=$op mode=$mode sizes=$sizes budget_ms=$budget_ms"
-  echo "variant type op mode n reps median_ms min_ms max_ms gbps status"
-} >"$tmp"
 
 IFS=, read -r -a all_sizes <<<"$sizes"
 started=$SECONDS

@@ -5,7 +5,8 @@
 #   SCAN_ZOO_COMMIT=<sha> scripts/device_session.sh [steps...]
 #   One device call may run 10 minutes: with the whole zoo, split the steps over calls, e.g.
 #   "build test sanitize", then "build stress", then "build bench bench-hot".
-#   steps: build test sanitize stress bench bench-hot (default: all); SCAN_ZOO_COMMIT names the commit in the
+#   steps: build test sanitize stress bench bench-hot (default: all), and tune (build the tuner
+#   and run the tuning sweep: not in the default); SCAN_ZOO_COMMIT names the commit in the
 #   timing.txt header, since the copy of the tree on the GPU machine has no .git.
 set -u
 cd "$(dirname "$0")/.."
@@ -44,6 +45,11 @@ print(plots.fastest(rows, [v for v in ok["variant"].unique() if v not in plots.R
            status=$?
            cp bench/timing_hot.txt "$out/timing_hot.txt"
            tail -n 2 "$out/bench_hot.log" ;;
+    tune) timeout 240 make -j"$(nproc)" tuner >"$out/tuner_build.log" 2>&1 &&
+          timeout ${TUNE_LIMIT:-480} ./scripts/tune.sh ${TUNE_ARGS:-} 2>"$out/tune.log"
+          status=$?
+          cp bench/tuning.txt bench/tuning_configs.txt "$out/" 2>/dev/null
+          tail -n 3 "$out/tune.log" ;;
     *) echo "unknown step $step"; exit 2 ;;
   esac
   echo "== step $step: exit $status, $((SECONDS - begin)) s"

@@ -30,6 +30,7 @@ REFERENCES = ("memcpy_baseline", "cub_scan")
 FAMILIES = [
     (r"^sequential_scan$", "sequential"),
     (r"^single_pass_scan_(naive|dynamic)", "single-pass chain"),
+    (r"^single_pass_scan_tuned", "single-pass tuned"),
     (r"^single_pass_scan_decoupled", "single-pass look-back"),
     (r"^single_pass", "single-pass (other)"),
     (r"^reduce_then_scan", "reduce-then-scan"),

@@ -18,69 +18,13 @@
 // In the charts: the dashed reference line; "ratio to CUB" in every table divides by this row.
 //
 // Run: make bin/cub_scan && ./bin/cub_scan 2^28
-#include <cub/device/device_scan.cuh>
-#include <cuda/functional>
-
+#include "common/cub_reference.cuh"
 #include "common/harness.cuh"
 
-// The CUB functor equivalent to each zoo operator.
-template <class Op>
-struct CubOperator;
-template <>
-struct CubOperator<zoo::Sum> {
-  using type = cuda::std::plus<>;
-};
-template <>
-struct CubOperator<zoo::Max> {
-  using type = cuda::maximum<>;
-};
-template <>
-struct CubOperator<zoo::Min> {
-  using type = cuda::minimum<>;
+// The harness's defaults, with CUB's workspace query and run.
+struct CubVariant : zoo::VariantDefaults, CubScan {
+  using CubScan::run;
+  using CubScan::workspace_bytes;
 };
 
-struct CubScan : zoo::VariantDefaults {
-  // One call site for both uses: with no storage CUB only reports the bytes it needs.
-  // NumItems is int32 whenever N fits: CUB then takes its 32-bit-offset path, the one almost every
-  // CUB user runs and its fastest; larger N uses the 64-bit path.
-  template <class T, class Op, class NumItems>
-  static cudaError_t device_scan(void* storage, std::size_t& bytes, const T* in, T* out, NumItems n,
-                                 zoo::ScanKind kind, cudaStream_t stream) {
-    using CubOp = typename CubOperator<Op>::type;
-    const bool inclusive = kind == zoo::ScanKind::Inclusive;
-    if constexpr (std::is_same_v<Op, zoo::Sum>) {
-      return inclusive ? cub::DeviceScan::InclusiveSum(storage, bytes, in, out, n, stream)
-                       : cub::DeviceScan::ExclusiveSum(storage, bytes, in, out, n, stream);
-    } else {
-      return inclusive ? cub::DeviceScan::InclusiveScan(storage, bytes, in, out, CubOp{}, n, stream)
-                       : cub::DeviceScan::ExclusiveScan(storage, bytes, in, out, CubOp{},
-                                                        Op::template identity<T>(), n, stream);
-    }
-  }
-
-  template <class T, class Op>
-  static cudaError_t dispatch(void* storage, std::size_t& bytes, const T* in, T* out, std::int64_t n,
-                              zoo::ScanKind kind, cudaStream_t stream) {
-    if (n <= INT32_MAX)
-      return device_scan<T, Op>(storage, bytes, in, out, static_cast<std::int32_t>(n), kind, stream);
-    return device_scan<T, Op>(storage, bytes, in, out, n, kind, stream);
-  }
-
-  template <class T, class Op>
-  static std::size_t workspace_bytes(std::int64_t n) {
-    // Both kinds are asked: the workspace is sized per (type, op, n).
-    std::size_t bytes = 0, exclusive_bytes = 0;
-    ZOO_CUDA((dispatch<T, Op>(nullptr, bytes, nullptr, nullptr, n, zoo::ScanKind::Inclusive, nullptr)));
-    ZOO_CUDA((dispatch<T, Op>(nullptr, exclusive_bytes, nullptr, nullptr, n, zoo::ScanKind::Exclusive, nullptr)));
-    return std::max(bytes, exclusive_bytes);
-  }
-
-  template <class T, class Op>
-  static void run(const T* in, T* out, std::int64_t n, zoo::ScanKind kind, zoo::Workspace workspace,
-                  cudaStream_t stream) {
-    std::size_t bytes = workspace.bytes;  // no size query inside the timed region
-    ZOO_CUDA((dispatch<T, Op>(workspace.data, bytes, in, out, n, kind, stream)));
-  }
-};
-
-ZOO_MAIN(CubScan)
+ZOO_MAIN(CubVariant)

@@ -133,3 +133,22 @@ def test_n_beyond_2_to_the_32(gpu, variant):
     result = run([BIN / variant, str(n), "--check-only"], timeout=600)
     assert result.returncode == 0, result.stderr
     assert parse_rows(result.stdout)[0]["status"] == "PASS"
+
+
+# The tuned scan switches configuration (tile shape, grid) with N: check it across every row
+# boundary of its table (powers of two) and every tile size of its space, and repeat runs in one
+# process, which reuse the workspace: each run must leave it ready for the next (the epoch and
+# the ticket counter, tuned_scan.cuh), with no reset launch in between.
+def test_tuned_scan_across_table_rows_and_tiles(gpu, seed):
+    sizes = {n for k in range(10, 25) for n in (2**k - 1, 2**k, 2**k + 1)}
+    for tile in (1024, 2048, 3072, 4096, 6144, 8192):  # every Threads x Items of tune/space.cuh
+        sizes |= {tile - 1, tile, tile + 1, 2 * tile + 1, 133 * tile + 5}
+    sizes = ",".join(map(str, sorted(sizes)))
+    for types, ops, modes in (("int32", "sum", "inclusive"), ("float32,int32", "max,min,sum", "exclusive")):
+        result = run([BIN / "single_pass_scan_tuned", sizes, "--type", types, "--op", ops, "--mode", modes,
+                      "--check-only", "--repeat", "3", "--seed", seed], timeout=600)
+        assert result.returncode == 0, result.stderr[-3000:]
+        rows = parse_rows(result.stdout)
+        assert rows and all(r["status"] == "PASS" for r in rows), result.stderr[-3000:]
+    many = run([BIN / "single_pass_scan_tuned", "1000,2^16+3,2^22+7", "--repeat", "40", "--check-only"])
+    assert many.returncode == 0 and many.stderr.count("PASS (40 rounds, fresh data each)") == 3, many.stderr

@@ -10,6 +10,7 @@
 //     static void run(const T* in, T* out, std::int64_t n, zoo::ScanKind kind,
 //                     zoo::Workspace workspace, cudaStream_t stream);
 //                                                          // every launch, state reset included
+//                                                          // (the workspace arrives zeroed once)
 //   };
 //   ZOO_MAIN(MyScan)
 //
@@ -228,6 +229,64 @@ struct Session {
   std::map<std::string, std::pair<std::int64_t, double>> verified_run_ms;
 };
 
+// Times run_once() (which enqueues one whole scan on session.stream) by the protocol of
+// DESIGN.md section 5: warm-up, then reps each bracketed by its own event pair, adaptive count.
+// Cold reps are timed one at a time, each behind its L2 flush (which also keeps the GPU busy
+// while the rep is enqueued, so launch latency is not timed). Hot reps have nothing in front
+// of them: they are enqueued in batches behind one untimed rep, each with its own event pair,
+// so every timed rep waits in the queue behind the previous one and starts on a busy GPU
+// with the previous rep's data in L2.
+template <class RunOnce>
+Stats time_reps(Session& session, RunOnce&& run_once) {
+  const Options& options = session.options;
+  cudaStream_t stream = session.stream;
+  for (int i = 0; i < options.warmup; ++i) {
+    run_once();
+    ZOO_CHECK_LAUNCH();
+    wait_or_die(stream, "a warm-up scan");
+  }
+  const int batch = options.hot ? kHotBatch : 1;
+  std::vector<cudaEvent_t> starts(batch), stops(batch);
+  for (int b = 0; b < batch; ++b) {
+    ZOO_CUDA(cudaEventCreate(&starts[b]));
+    ZOO_CUDA(cudaEventCreate(&stops[b]));
+  }
+  std::vector<float> times_ms;
+  const auto timing_began = std::chrono::steady_clock::now();
+  while (true) {
+    const int done = static_cast<int>(times_ms.size());
+    if (options.reps > 0) {
+      if (done >= options.reps) break;
+    } else if (done >= kMinReps) {
+      double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - timing_began).count();
+      if (spent >= kAutoBudgetS || done >= kMaxReps) break;
+    }
+    const int count = std::min(batch, (options.reps > 0 ? options.reps : kMaxReps) - done);
+    if (options.hot) {
+      run_once();  // the untimed lead
+      ZOO_CHECK_LAUNCH();
+    }
+    for (int b = 0; b < count; ++b) {
+      if (!options.hot) session.flusher.flush(stream);
+      ZOO_CUDA(cudaEventRecord(starts[b], stream));
+      run_once();
+      ZOO_CHECK_LAUNCH();
+      ZOO_CUDA(cudaEventRecord(stops[b], stream));
+    }
+    wait_or_die(stream, "a timed scan");
+    for (int b = 0; b < count; ++b) {
+      float ms = 0;
+      ZOO_CUDA(cudaEventElapsedTime(&ms, starts[b], stops[b]));
+      times_ms.push_back(ms);
+    }
+  }
+  for (int b = 0; b < batch; ++b) {
+    ZOO_CUDA(cudaEventDestroy(starts[b]));
+    ZOO_CUDA(cudaEventDestroy(stops[b]));
+  }
+  return summarize(times_ms);
+}
+
 inline bool read_input_file(const std::string& path, std::size_t element_bytes,
                             std::int64_t expected_n, std::vector<char>& bytes, std::string& error) {
   std::FILE* file = std::fopen(path.c_str(), "rb");
@@ -345,6 +404,10 @@ int run_combination(Session& session, ScanKind kind, std::int64_t n, const T* fi
   T* out = static_cast<T*>(d_out.pointer);
   const Workspace workspace{d_workspace.pointer, workspace_bytes};
   cudaStream_t stream = session.stream;
+  // The workspace starts zeroed, once, outside timing (like its allocation). Variants that reset
+  // their state per run do so inside run() anyway; the one-launch tuned scan relies on this
+  // starting state and leaves the workspace ready for its next run itself (tuned_scan.cuh).
+  if (workspace_bytes) ZOO_CUDA(cudaMemsetAsync(workspace.data, 0, workspace_bytes, stream));
 
   // ---- verified runs (--repeat K of them): fresh input each round, poisoned output, one full
   // scan, every element checked. Round 0's data depends only on (seed, type, op, mode, n).
@@ -407,58 +470,7 @@ int run_combination(Session& session, ScanKind kind, std::int64_t n, const T* fi
     return kExitPass;
   }
 
-  // ---- timing: warm-up, then reps each bracketed by its own event pair ----
-  for (int i = 0; i < options.warmup; ++i) {
-    Variant::template run<T, Op>(in, out, n, kind, workspace, stream);
-    ZOO_CHECK_LAUNCH();
-    wait_or_die(stream, "a warm-up scan");
-  }
-  // Cold reps are timed one at a time, each behind its L2 flush (which also keeps the GPU busy
-  // while the rep is enqueued, so launch latency is not timed). Hot reps have nothing in front
-  // of them: they are enqueued in batches behind one untimed rep, each with its own event pair,
-  // so every timed rep waits in the queue behind the previous one and starts on a busy GPU
-  // with the previous rep's data in L2.
-  const int batch = options.hot ? kHotBatch : 1;
-  std::vector<cudaEvent_t> starts(batch), stops(batch);
-  for (int b = 0; b < batch; ++b) {
-    ZOO_CUDA(cudaEventCreate(&starts[b]));
-    ZOO_CUDA(cudaEventCreate(&stops[b]));
-  }
-  std::vector<float> times_ms;
-  const auto timing_began = std::chrono::steady_clock::now();
-  while (true) {
-    const int done = static_cast<int>(times_ms.size());
-    if (options.reps > 0) {
-      if (done >= options.reps) break;
-    } else if (done >= kMinReps) {
-      double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - timing_began).count();
-      if (spent >= kAutoBudgetS || done >= kMaxReps) break;
-    }
-    const int count = std::min(batch, (options.reps > 0 ? options.reps : kMaxReps) - done);
-    if (options.hot) {
-      Variant::template run<T, Op>(in, out, n, kind, workspace, stream);  // the untimed lead
-      ZOO_CHECK_LAUNCH();
-    }
-    for (int b = 0; b < count; ++b) {
-      if (!options.hot) session.flusher.flush(stream);
-      ZOO_CUDA(cudaEventRecord(starts[b], stream));
-      Variant::template run<T, Op>(in, out, n, kind, workspace, stream);
-      ZOO_CHECK_LAUNCH();
-      ZOO_CUDA(cudaEventRecord(stops[b], stream));
-    }
-    wait_or_die(stream, "a timed scan");
-    for (int b = 0; b < count; ++b) {
-      float ms = 0;
-      ZOO_CUDA(cudaEventElapsedTime(&ms, starts[b], stops[b]));
-      times_ms.push_back(ms);
-    }
-  }
-  for (int b = 0; b < batch; ++b) {
-    ZOO_CUDA(cudaEventDestroy(starts[b]));
-    ZOO_CUDA(cudaEventDestroy(stops[b]));
-  }
-
-  const Stats stats = summarize(times_ms);
+  const Stats stats = time_reps(session, [&] { Variant::template run<T, Op>(in, out, n, kind, workspace, stream); });
   const double gbps = 2.0 * double(data_bytes) / (stats.median_ms * 1e-3) / 1e9;
   std::fprintf(stderr, "%s: Time taken: %.4f ms (median of %d reps, min %.4f, max %.4f, %s L2): %.1f GB/s\n",
                label.c_str(), stats.median_ms, stats.reps, stats.min_ms, stats.max_ms,

@@ -8,12 +8,13 @@
 // Both take an optional carry-in source (NoCarryIn below) so that the same tile scan serves the
 // hierarchy, reduce-then-scan and the single-pass scans.
 //
-// CoarsenedTile<Threads, Items, BlockScan>: thread coarsening. Each thread owns Items consecutive
-// elements in registers (loaded through a shared-memory transpose, tile_io.cuh), scans them
-// serially, the block scans the per-thread totals (any BlockScan of block_scan.cuh: a tree or
-// warp shuffles), and each thread combines its exclusive prefix into its items (the
-// "redistribution") before the transposed store. Work per element: ~2 combines, whatever the
-// block scan costs, spread over Items elements.
+// CoarsenedTile<Threads, Items, BlockScan, VectorBytes>: thread coarsening. Each thread owns
+// Items consecutive elements in registers (loaded through a shared-memory transpose, tile_io.cuh,
+// with VectorBytes-wide global accesses, default 16), scans them serially, the block scans the
+// per-thread totals (any BlockScan of block_scan.cuh: a tree, warp shuffles or raking), and each
+// thread combines its exclusive prefix into its items (the "redistribution") before the
+// transposed store. Work per element: ~2 combines, whatever the block scan costs, spread over
+// Items elements.
 #pragma once
 
 #include "block_scan.cuh"
@@ -71,10 +72,12 @@ struct TreeTile {
   }
 };
 
-template <int Threads, int Items, class BlockScan>
+template <int Threads, int Items, class BlockScan, int VectorBytes = 16>
 struct CoarsenedTile {
   static constexpr int kThreads = Threads;
   static constexpr int kTileItems = Threads * Items;
+  template <class T>
+  using IO = BlockedTile<T, Threads, Items, VectorBytes>;
 
   template <class T, class Op>
   __device__ static T scan_tile(const T* in, T* out, int valid, bool exclusive) {
@@ -84,9 +87,18 @@ struct CoarsenedTile {
   // As above, with the tile's carry-in asked for once the tile total is known (see NoCarryIn).
   template <class T, class Op, class CarryIn>
   __device__ static T scan_tile(const T* in, T* out, int valid, bool exclusive, CarryIn&& carry_in) {
+    return scan_fetched<T, Op>(IO<T>::fetch(in, valid, Op::template identity<T>()), out, valid, exclusive,
+                               carry_in);
+  }
+
+  // The same, from a tile whose global loads were issued earlier (IO<T>::fetch, padded with the
+  // identity): a caller can overlap them with other work.
+  template <class T, class Op, class CarryIn>
+  __device__ static T scan_fetched(const typename IO<T>::Fetched& fetched, T* out, int valid, bool exclusive,
+                                   CarryIn&& carry_in) {
     const Op op;
     T items[Items];
-    BlockedTile<T, Threads, Items>::load(in, valid, items, Op::template identity<T>());
+    IO<T>::arrange(fetched, items);
 #pragma unroll
     for (int k = 1; k < Items; ++k) items[k] = op(items[k - 1], items[k]);  // serial, in registers
     T total;
@@ -100,7 +112,7 @@ struct CoarsenedTile {
 #pragma unroll
       for (int k = 0; k < Items; ++k) items[k] = op(prefix, items[k]);
     }
-    BlockedTile<T, Threads, Items>::store(out, valid, items);
+    IO<T>::store(out, valid, items);
     return total;
   }
 
@@ -109,7 +121,7 @@ struct CoarsenedTile {
   __device__ static T reduce_tile(const T* in, int valid) {
     const Op op;
     T items[Items];
-    BlockedTile<T, Threads, Items>::load(in, valid, items, Op::template identity<T>());
+    IO<T>::load(in, valid, items, Op::template identity<T>());
     T thread_total = items[0];
 #pragma unroll
     for (int k = 1; k < Items; ++k) thread_total = op(thread_total, items[k]);

@@ -2,27 +2,32 @@
 //
 // A tile publishes (status, value): AGGREGATE with its own total as soon as it has scanned its
 // tile, INCLUSIVE with the total of everything up to and including it once it knows its
-// prefix. INVALID (all-zero memory) means nothing published yet; the whole state is zeroed
-// inside every run (one cudaMemsetAsync, part of the timed scan), so no epoch is needed and a
-// stale descriptor from an earlier run can never be matched.
+// prefix. INVALID (all-zero memory) means nothing published yet. Two ways keep a descriptor
+// left by an earlier run from being read as this run's:
+//   - zero the state inside every run (one cudaMemsetAsync, part of the timed scan): the
+//     single-pass variants of single_pass.cuh, with epoch 0 throughout;
+//   - epochs (the tuned scan, tuned_scan.cuh): every status word carries the run's 30-bit epoch
+//     above its 2 status bits, and a word from another epoch reads as INVALID. The state is
+//     zeroed once, when allocated; each run takes a new epoch, so no run needs a reset launch.
+//     A stale word could only match again after 2^30 more runs on the same workspace.
 //
 // Three layouts, one interface (publish / read / after_polls, device side; layout / the reset
-// region, host):
-//   PackedTileState64<T>  status in the high 32 bits, the value's 32 bits in the low half, one
+// region, host; `epoch` for the two that have room for it):
+//   PackedTileState64<T>  status (and epoch) in the high 32 bits, the value's 32 bits in the low half, one
 //                         64-bit atomic word: a reader always sees a matching pair. 32-bit T.
 //                         One descriptor per 32-byte sector (Stride = 4 words): a poll of 32
 //                         neighbours then touches 8 lines instead of 2, and a tile's publish
 //                         shares its sector with no other tile's. Dense words cost 9% at 2^28
 //                         on the H100 (0.94 -> 0.86 ms, bench/NOTES.md): pollers and publishers
 //                         of neighbouring tiles queue on the same sectors.
-//   TwoFieldTileState<T>  a 32-bit status word and separate value slots, ordered by release /
-//                         acquire: the value is stored first, then the status with release; a
-//                         reader loads the status with acquire, then the value. AGGREGATE and
+//   TwoFieldTileState<T>  a 32-bit status (and epoch) word and separate value slots, ordered
+//                         by release / acquire: the value is stored first, then the status
+//                         with release; a reader loads the status with acquire, then the value. AGGREGATE and
 //                         INCLUSIVE have separate slots: with one slot, a reader that saw
 //                         AGGREGATE could read the INCLUSIVE value written just after it and count
 //                         the predecessors twice. Any T.
 //   PackedTileState30     2-bit status and a 30-bit two's-complement value in one dense 32-bit
-//                         word: the smallest descriptor, but it only holds int32 values in
+//                         word (no room for an epoch): the smallest descriptor, but it only holds int32 values in
 //                         [-2^29, 2^29). A value outside that range sets an overflow flag (the
 //                         run is then refused with exit code 3, never answered wrong) and is
 //                         published clamped so that no tile waits forever.
@@ -66,6 +71,15 @@ struct TileView {
 template <class U>
 using DeviceAtomic = cuda::atomic_ref<U, cuda::thread_scope_device>;
 
+// A status word: the run's epoch in the high 30 bits, the status in the low 2.
+constexpr std::uint32_t kEpochMask = 0x3FFFFFFFu;
+__host__ __device__ constexpr std::uint32_t tagged_status(std::uint32_t status, std::uint32_t epoch) {
+  return epoch << 2 | status;
+}
+__host__ __device__ constexpr std::uint32_t status_in_epoch(std::uint32_t word, std::uint32_t epoch) {
+  return word >> 2 == epoch ? (word & 3u) : std::uint32_t(kTileInvalid);
+}
+
 enum class DescriptorSync { AcquireRelease, RelaxedPollsThenFence, Relaxed };
 
 template <DescriptorSync Sync>
@@ -88,6 +102,7 @@ struct PackedTileState64 : DescriptorOrders<Sync> {
   static constexpr const char* kUnsupported =
       sizeof(T) == 4 ? nullptr : "the packed 64-bit descriptor holds 32-bit values only";
   unsigned long long* words = nullptr;
+  std::uint32_t epoch = 0;
 
   void layout(WorkspaceCarver& carver, std::int64_t tiles) {
     words = carver.take<unsigned long long>(static_cast<std::size_t>(tiles) * Stride);
@@ -96,12 +111,13 @@ struct PackedTileState64 : DescriptorOrders<Sync> {
   __device__ void publish(std::int64_t tile, std::uint32_t status, T value) const {
     std::uint32_t bits;
     memcpy(&bits, &value, sizeof bits);
-    DeviceAtomic<unsigned long long>(words[tile * Stride]).store((static_cast<unsigned long long>(status) << 32) | bits, kStore);
+    const unsigned long long word = static_cast<unsigned long long>(tagged_status(status, epoch)) << 32 | bits;
+    DeviceAtomic<unsigned long long>(words[tile * Stride]).store(word, kStore);
   }
   __device__ TileView<T> read(std::int64_t tile) const {
     const unsigned long long word = DeviceAtomic<unsigned long long>(words[tile * Stride]).load(kPoll);
     TileView<T> view;
-    view.status = static_cast<std::uint32_t>(word >> 32);
+    view.status = status_in_epoch(static_cast<std::uint32_t>(word >> 32), epoch);
     const std::uint32_t bits = static_cast<std::uint32_t>(word);
     memcpy(&view.value, &bits, sizeof bits);
     return view;
@@ -116,6 +132,7 @@ struct TwoFieldTileState : DescriptorOrders<DescriptorSync::AcquireRelease> {
   std::uint32_t* status = nullptr;
   T* aggregate = nullptr;
   T* inclusive = nullptr;
+  std::uint32_t epoch = 0;
 
   void layout(WorkspaceCarver& carver, std::int64_t tiles) {
     status = carver.take<std::uint32_t>(static_cast<std::size_t>(tiles));
@@ -126,11 +143,11 @@ struct TwoFieldTileState : DescriptorOrders<DescriptorSync::AcquireRelease> {
   __device__ void publish(std::int64_t tile, std::uint32_t new_status, T value) const {
     T* slot = new_status == kTileInclusive ? &inclusive[tile] : &aggregate[tile];
     DeviceAtomic<T>(*slot).store(value, cuda::memory_order_relaxed);
-    DeviceAtomic<std::uint32_t>(status[tile]).store(new_status, kStore);
+    DeviceAtomic<std::uint32_t>(status[tile]).store(tagged_status(new_status, epoch), kStore);
   }
   __device__ TileView<T> read(std::int64_t tile) const {
     TileView<T> view;
-    view.status = DeviceAtomic<std::uint32_t>(status[tile]).load(kPoll);
+    view.status = status_in_epoch(DeviceAtomic<std::uint32_t>(status[tile]).load(kPoll), epoch);
     T* slot = view.status == kTileInclusive ? &inclusive[tile] : &aggregate[tile];
     view.value = view.status == kTileInvalid ? T{} : DeviceAtomic<T>(*slot).load(cuda::memory_order_relaxed);
     return view;

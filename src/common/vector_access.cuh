@@ -12,9 +12,6 @@ template <class T, int Bytes>
 struct VectorOf {
   static_assert(Bytes % sizeof(T) == 0, "the vector must hold whole elements");
   static constexpr int kCount = Bytes / static_cast<int>(sizeof(T));
-  // True when a span of Items elements splits into whole vectors.
-  template <int Items>
-  static constexpr bool kFits = Items % kCount == 0;
 
   struct alignas(Bytes) Chunk {
     T item[kCount];

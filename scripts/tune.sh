@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# tune.sh -- the tuning sweep of single_pass_scan_tuned: every configuration of its space
+# (tune/space.cuh), with CUB and memcpy in the same process, at every power of two 2^10..2^30,
+# int32 inclusive sum, cold L2, into bench/tuning.txt (timing.txt's format and header; the
+# configuration's name in the variant column). Also writes bench/tuning_configs.txt: registers,
+# local memory (spills) and resident blocks per SM of every configuration's kernel.
+#
+#   scripts/tune.sh [--sizes LIST] [--reps R] [--configs SUBSTRING] [--out FILE]
+#
+# Needs `make all tuner` (make tune does both, then the selection). If the tuner dies (its
+# watchdog caught a hang, or it crashed), the measurement it was on gets a HANG or ERROR row and
+# the sweep resumes after it: failures are rows. The table is written to a temporary file and
+# renamed at the end, so an interrupted sweep leaves the previous one intact (and what it had
+# measured in FILE.interrupted).
+set -u
+cd "$(dirname "$0")/.."
+tuner=build/tune/scan_tuner
+sizes="2^10,2^11,2^12,2^13,2^14,2^15,2^16,2^17,2^18,2^19,2^20,2^21,2^22,2^23,2^24,2^25,2^26,2^27,2^28,2^29,2^30"
+reps=25 configs="" out=bench/tuning.txt
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --sizes) sizes=$2; shift 2 ;;
+    --reps) reps=$2; shift 2 ;;
+    --configs) configs=$2; shift 2 ;;
+    --out) out=$2; shift 2 ;;
+    -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "tune.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
+  esac
+done
+[ -x "$tuner" ] || { echo "tune.sh: no $tuner (run make tuner)" >&2; exit 2; }
+[ -x bin/memcpy_baseline ] || { echo "tune.sh: no bin/memcpy_baseline (run make)" >&2; exit 2; }
+
+configs_out="$(dirname "$out")/tuning_configs.txt"
+tmp="$out.partial.$$"
+child=""
+on_interrupt() {
+  [ -n "$child" ] && kill "$child" 2>/dev/null
+  mv -f "$tmp" "$out.interrupted" 2>/dev/null
+  rm -f "$tmp.err" "$configs_out.partial"
+  echo "tune.sh: interrupted; $out left as it was (what was measured: $out.interrupted)" >&2
+  exit 130
+}
+trap on_interrupt INT TERM
+
+scripts/table_header.sh bin/memcpy_baseline "scan-zoo tuning table (single_pass_scan_tuned's space)" cold \
+  "type=int32 op=sum mode=inclusive sizes=$sizes reps=$reps configs=${configs:-all}" >"$tmp" || exit 4
+"$tuner" --describe ${configs:+--configs "$configs"} >"$configs_out.partial" || exit 4
+
+started=$SECONDS
+resume=()
+while true; do
+  "$tuner" "$sizes" --reps "$reps" --timeout 20 ${configs:+--configs "$configs"} "${resume[@]}" >>"$tmp" 2>"$tmp.err" &
+  child=$!
+  wait "$child"
+  rc=$?
+  child=""
+  # 0: all passed; 1: some verification failed (FAIL rows are in the table). Anything else: it died.
+  { [ $rc -eq 0 ] || [ $rc -eq 1 ]; } && break
+  where=$(grep '^tuning ' "$tmp.err" | tail -n 1)
+  [ -n "$where" ] || { echo "tune.sh: the tuner failed before measuring (exit $rc): $(tail -n 3 "$tmp.err")" >&2; exit 4; }
+  name=$(echo "$where" | awk '{print $2}')
+  n=$(echo "$where" | awk '{print $3}' | sed 's/^n=//')
+  echo "tune.sh: the tuner died (exit $rc) at $name n=$n: $(tail -n 2 "$tmp.err" | tr '\n' ' ')" >&2
+  # The watchdog prints its own HANG row; a crash leaves none.
+  if ! awk -v name="$name" -v n="$n" '$1 == name && $5 == n' "$tmp" | grep -q .; then
+    echo "$name int32 sum inclusive $n 0 nan nan nan nan ERROR(exit-$rc)" >>"$tmp"
+  fi
+  resume=(--resume-after "$name@$n")
+done
+rm -f "$tmp.err"
+mv -f "$configs_out.partial" "$configs_out"
+mv -f "$tmp" "$out"
+echo "tune.sh: wrote $out ($(grep -vc '^#' "$out") lines, $((SECONDS - started)) s) and $configs_out" >&2
