@@ -45,10 +45,11 @@ print(plots.fastest(rows, [v for v in ok["variant"].unique() if v not in plots.R
            status=$?
            cp bench/timing_hot.txt "$out/timing_hot.txt"
            tail -n 2 "$out/bench_hot.log" ;;
-    tune) timeout 240 make -j"$(nproc)" tuner >"$out/tuner_build.log" 2>&1 &&
+    tune) # A tuner built elsewhere for this GPU may come along (carry build/tune/scan_tuner).
+          { [ -x build/tune/scan_tuner ] || timeout 240 make -j"$(nproc)" tuner >"$out/tuner_build.log" 2>&1; } &&
           timeout ${TUNE_LIMIT:-480} ./scripts/tune.sh ${TUNE_ARGS:-} 2>"$out/tune.log"
           status=$?
-          cp bench/tuning.txt bench/tuning_configs.txt "$out/" 2>/dev/null
+          cp bench/tuning.txt bench/tuning.txt.interrupted bench/tuning_configs.txt "$out/" 2>/dev/null
           tail -n 3 "$out/tune.log" ;;
     *) echo "unknown step $step"; exit 2 ;;
   esac

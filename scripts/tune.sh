@@ -5,7 +5,7 @@
 # configuration's name in the variant column). Also writes bench/tuning_configs.txt: registers,
 # local memory (spills) and resident blocks per SM of every configuration's kernel.
 #
-#   scripts/tune.sh [--sizes LIST] [--reps R] [--configs SUBSTRING] [--out FILE]
+#   scripts/tune.sh [--sizes LIST] [--reps R] [--warmup W] [--configs SUBSTRING] [--out FILE]
 #
 # Needs `make all tuner` (make tune does both, then the selection). If the tuner dies (its
 # watchdog caught a hang, or it crashed), the measurement it was on gets a HANG or ERROR row and
@@ -16,11 +16,12 @@ set -u
 cd "$(dirname "$0")/.."
 tuner=build/tune/scan_tuner
 sizes="2^10,2^11,2^12,2^13,2^14,2^15,2^16,2^17,2^18,2^19,2^20,2^21,2^22,2^23,2^24,2^25,2^26,2^27,2^28,2^29,2^30"
-reps=25 configs="" out=bench/tuning.txt
+reps=15 warmup=2 configs="" out=bench/tuning.txt
 while [ $# -gt 0 ]; do
   case "$1" in
     --sizes) sizes=$2; shift 2 ;;
     --reps) reps=$2; shift 2 ;;
+    --warmup) warmup=$2; shift 2 ;;
     --configs) configs=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
@@ -36,6 +37,7 @@ child=""
 on_interrupt() {
   [ -n "$child" ] && kill "$child" 2>/dev/null
   mv -f "$tmp" "$out.interrupted" 2>/dev/null
+  [ -f "$tmp.err" ] && echo "tune.sh: the tuner was at: $(grep '^tuning ' "$tmp.err" | tail -n 1)" >&2
   rm -f "$tmp.err" "$configs_out.partial"
   echo "tune.sh: interrupted; $out left as it was (what was measured: $out.interrupted)" >&2
   exit 130
@@ -43,13 +45,13 @@ on_interrupt() {
 trap on_interrupt INT TERM
 
 scripts/table_header.sh bin/memcpy_baseline "scan-zoo tuning table (single_pass_scan_tuned's space)" cold \
-  "type=int32 op=sum mode=inclusive sizes=$sizes reps=$reps configs=${configs:-all}" >"$tmp" || exit 4
+  "type=int32 op=sum mode=inclusive sizes=$sizes reps=$reps warmup=$warmup configs=${configs:-all}" >"$tmp" || exit 4
 "$tuner" --describe ${configs:+--configs "$configs"} >"$configs_out.partial" || exit 4
 
 started=$SECONDS
 resume=()
 while true; do
-  "$tuner" "$sizes" --reps "$reps" --timeout 20 ${configs:+--configs "$configs"} "${resume[@]}" >>"$tmp" 2>"$tmp.err" &
+  "$tuner" "$sizes" --reps "$reps" --warmup "$warmup" --timeout 20 ${configs:+--configs "$configs"} "${resume[@]}" >>"$tmp" 2>"$tmp.err" &
   child=$!
   wait "$child"
   rc=$?
