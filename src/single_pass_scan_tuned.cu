@@ -1,7 +1,39 @@
 // single_pass_scan_tuned -- decoupled look-back with every implementation decision a parameter,
 // auto-tuned per input size on the GPU it runs on, in one launch per scan.
 //
-// (teaching header: written once the tuning results are in)
+// Idea: the look-back scans of this zoo each fix one tile shape, one look-back and one
+// descriptor, and each is best somewhere and worse elsewhere. Following the ScanBox thesis
+// (Contini 2025: a tunable, portable decoupled look-back scan, tuned exhaustively per device and
+// per input size) and CUB's per-architecture tuning policies, zoo::TunedConfig makes every
+// decision a template parameter: threads per block, items per thread, vector width of global
+// accesses, the block-level scan (warp scans, raking, Blelloch), the look-back (serial or warp
+// window, with or without back-off), the descriptor (packed 64-bit or two-field) and the grid
+// (one tile per block, or persistent with the next tile prefetched during the look-back). The
+// tuner (tune/, `make tune`) measures all 1152 configurations at every power of two 2^10..2^30;
+// scripts/tune_select.py keeps the smallest set with one within 1% of the fastest at each N and
+// writes the table this binary dispatches on (src/common/tuned_table.cuh, bench/TUNING.md).
+//
+// One launch: the tile descriptors and the ticket counter carry the run's epoch
+// (zoo::EpochTicket, tuned_scan.cuh), so no reset kernel or memset runs before the scan, where
+// CUB launches two kernels. A scan that fits in one tile skips the ticket and the descriptors.
+//
+// Work: O(N); depth: O(log tile) + the look-back. Launches: 1. Global traffic: 2 accesses per
+// element plus 8 bytes of descriptor (one per 32-byte sector) per tile: the bound is memcpy.
+//
+// Forward progress: tiles are numbered by ticket (persistent blocks take theirs in increasing
+// order and finish each before the next): guaranteed while running blocks keep being scheduled.
+//
+// Constraints: any N (up to 2^32 tiles); every type/operator/mode of 32-bit elements (the
+// packed descriptor). The table is keyed by GPU name: measured on the NVIDIA H100 80GB HBM3;
+// every other GPU gets the fallback configuration (best worst-case ratio to the ideal on the
+// H100), until `make tune` is run there. The workspace must be zero before its first use (the
+// harness zeroes it once, at allocation).
+//
+// In the charts: the zoo's fastest variant at every size of the sweep. CUB / this: see
+// bench/TUNING.md and the README table; at small N the one launch is the gain (a single-tile
+// scan is one block's load, scan and store), at large N the tile shape and the back-off.
+//
+// Run: make bin/single_pass_scan_tuned && ./bin/single_pass_scan_tuned 2^28
 #include "common/harness.cuh"
 #include "common/tuned_table.cuh"
 
