@@ -17,8 +17,9 @@
 // (zoo::EpochTicket, tuned_scan.cuh), so no reset kernel or memset runs before the scan, where
 // CUB launches two kernels. A scan that fits in one tile skips the ticket and the descriptors.
 //
-// Work: O(N); depth: O(log tile) + the look-back. Launches: 1. Global traffic: 2 accesses per
-// element plus 8 bytes of descriptor (one per 32-byte sector) per tile: the bound is memcpy.
+// Work: O(N); depth: O(log tile) + the look-back. Launches: 1. Global traffic:
+// 2 accesses per element, plus one 8-byte descriptor (in its own 32-byte sector) per tile:
+// the bound is memcpy.
 //
 // Forward progress: tiles are numbered by ticket (persistent blocks take theirs in increasing
 // order and finish each before the next): guaranteed while running blocks keep being scheduled.
