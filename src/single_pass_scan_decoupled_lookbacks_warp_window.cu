@@ -24,7 +24,7 @@
 // Pieces: zoo::SinglePassVariant, zoo::WarpLookback, zoo::PackedTileState64, zoo::CoarsenedTile.
 //
 // In the charts: ahead of CUB up to 2^20 (one launch fewer) and from 2^25 on (4% ahead at
-// 2^28); up to 8% behind it between 2^21 and 2^24, where the look-back's sleeps are a larger
+// 2^28 at 5c06263; 9% at b99e056, after the tile transpose's register fix, bench/NOTES.md); up to 8% behind it between 2^21 and 2^24, where the look-back's sleeps are a larger
 // share of a short run. Compare with the serial look-back to
 // see what the window buys.
 //
