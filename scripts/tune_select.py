@@ -209,7 +209,7 @@ def pow2_label(n):
     return f"2^{int(round(math.log2(n)))}"
 
 
-def write_report(path, header, rows, gbps, table, scores, winners, default, chosen, per_n, configs):
+def write_report(path, header, rows, gbps, table, scores, winners, default, per_n, configs):
     sizes = list(table.columns)
     ideal_name = table.idxmax(axis=0)
     ideal = table.max(axis=0)
@@ -304,7 +304,7 @@ def plot_ideal_vs_single(path, header, gbps, table, winners, per_n):
     plt.close(fig)
 
 
-def plot_density(path, header, gbps, rows):
+def plot_density(path, header, gbps):
     configs = gbps.drop(index=[r for r in REFERENCES if r in gbps.index])
     sizes = [n for n in DENSITY_SIZES if n in configs.columns]
     fig, axes = plt.subplots(1, len(sizes), figsize=(3.2 * len(sizes), 3.6), squeeze=False)
@@ -344,10 +344,10 @@ def main(argv=None):
     default = choose_default(winners)
     chosen, per_n = compress(table, default)
     write_table(args.table, header, chosen, default, table_rows(per_n))
-    write_report(args.report, header, rows, gbps, table, scores, winners, default, chosen, per_n, configs)
+    write_report(args.report, header, rows, gbps, table, scores, winners, default, per_n, configs)
     out = Path(args.out)
     plot_ideal_vs_single(out / "tuning_ideal_vs_single.png", header, gbps, table, winners, per_n)
-    plot_density(out / "tuning_density.png", header, gbps, rows)
+    plot_density(out / "tuning_density.png", header, gbps)
     print(f"tune_select: {len(chosen)} configurations in {args.table}; fallback {default}; "
           f"report {args.report}", file=sys.stderr)
     return 0
