@@ -13,18 +13,22 @@
 // scripts/tune_select.py keeps the smallest set with one within 1% of the fastest at each N and
 // writes the table this binary dispatches on (src/common/tuned_table.cuh, bench/TUNING.md).
 //
-// One launch: the tile descriptors and the ticket counter carry the run's epoch
-// (zoo::EpochTicket, tuned_scan.cuh), so no reset kernel or memset runs before the scan, where
-// CUB launches two kernels. A scan that fits in one tile skips the ticket and the descriptors.
+// One launch: every tile descriptor carries the run's epoch, a number the host gives each run of
+// a workspace (zoo::RunEpochs, tuned_scan.cuh); a descriptor left by an earlier run reads as not
+// yet published, so no reset kernel or memset runs before the scan, where CUB launches two
+// kernels. A scan that fits in one tile uses no descriptor at all. Tiles are numbered by
+// blockIdx.x, as in CUB: no atomic ticket before the first load.
 //
 // Work: O(N); depth: O(log tile) + the look-back. Launches: 1. Global traffic:
 // 2 accesses per element, plus one 8-byte descriptor (in its own 32-byte sector) per tile:
 // the bound is memcpy.
 //
-// Forward progress: tiles are numbered by ticket (persistent blocks take theirs in increasing
-// order and finish each before the next): guaranteed while running blocks keep being scheduled.
+// Forward progress: a tile waits only on smaller tile indices. One tile per block relies on the
+// hardware dispatching blocks in blockIdx.x order (NVIDIA GPUs do; CUB relies on it too); the
+// persistent grid, on all of its blocks being resident at once (it is sized by the occupancy
+// calculator).
 //
-// Constraints: any N (up to 2^32 tiles); every type/operator/mode of 32-bit elements (the
+// Constraints: any N (up to 2^31 - 1 tiles, the grid's limit); every type/operator/mode of 32-bit elements (the
 // packed descriptor). The table is keyed by GPU name: measured on the NVIDIA H100 80GB HBM3;
 // every other GPU gets the fallback configuration (best worst-case ratio to the ideal on the
 // H100), until `make tune` is run there. The workspace must be zero before its first use (the

@@ -16,7 +16,10 @@
 //                      epoch (so it needs a reset launch, which the tuned scan exists to avoid),
 //                      refuses float32 and values beyond +-2^29, and was slower than packed
 //                      64-bit at 2^28 in the zoo sweep (1.13 vs 0.83 ms).
-//   grid               one tile per block (ticket), or persistent with the next tile prefetched.
+//   grid               one tile per block (tile = blockIdx.x), or persistent with the next tile
+//                      prefetched. Not a ticket (dynamic tile index): it costs an atomic round
+//                      trip before the first load (bench/NOTES.md), and the blocks of one
+//                      launch are dispatched in index order anyway.
 // 2 x 4 x 3 x 3 x 2 x 2 x 2 x 2 = 1152 configurations.
 #pragma once
 

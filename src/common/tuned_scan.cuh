@@ -15,34 +15,40 @@
 //   DescriptorKind      Packed64 (status, epoch and value in one relaxed 64-bit word, one per
 //                       32-byte sector) or TwoField (status word + value slots, release/acquire)
 //                       (tile_state.cuh)
-//   GridKind            TilePerBlock: one block per tile, tiles numbered by ticket. Persistent:
-//                       as many blocks as fit on the GPU at once, each taking tickets until the
-//                       tiles run out, and issuing the loads of its NEXT tile before it waits in
-//                       the look-back of the current one, so that memory stays busy while it
-//                       waits (the look-back wait is what separates the per-tile kernel from
-//                       memcpy: bench/NOTES.md).
+//   GridKind            TilePerBlock: one block per tile, tile = blockIdx.x (as CUB). Persistent:
+//                       as many blocks as fit on the GPU at once, block b scanning tiles b,
+//                       b + grid, b + 2 grid, ..., and issuing the loads of its NEXT tile before
+//                       it waits in the look-back of the current one, so that memory stays busy
+//                       while it waits (the look-back wait is what separates the per-tile kernel
+//                       from memcpy: bench/NOTES.md).
 //
 // One launch: CUB, and the other single-pass variants, launch twice per scan: a kernel (or
-// memset) that resets the tile descriptors, then the scan. Here the descriptors carry the run's
-// epoch (tile_state.cuh), and the ticket counter carries the epoch too (EpochTicket below): the
-// block that takes the run's last ticket resets the counter and advances the epoch for the next
-// run. The workspace must be zero when first used (the harness zeroes it once at allocation,
-// outside timing); after that every run leaves it ready for the next. A scan of one tile uses
-// neither: it is a plain block scan.
+// memset) that resets the tile descriptors, then the scan. Here every descriptor carries the
+// run's epoch (tile_state.cuh), a number the host gives each run of a workspace (RunEpochs
+// below), and a descriptor of another epoch reads as "not yet published": the previous run's
+// leftovers need no reset. The workspace must be zero when first used (the harness zeroes it once
+// at allocation, outside timing). A scan of one tile uses no descriptor: it is a plain block scan.
 //
-// Forward progress: as with every ticketed single-pass scan (single_pass.cuh): a tile waits only
-// on tiles with smaller tickets, which running blocks hold; a persistent block finishes its
-// current tile before it starts the next, and its prefetched ticket is larger than its current
-// one. Assumes running blocks keep being scheduled (NVIDIA GPUs; not a CUDA-language guarantee).
+// No ticket: the zoo's other look-back scans number their tiles with an atomic ticket (a dynamic
+// tile index, single_pass.cuh), which costs every block an atomic round trip before its first
+// load. Measured on the H100 (bench/NOTES.md, "The tuned scan"), blockIdx.x instead saved about
+// 0.4 us per scan at 2^13..2^16 and 2% of the time at 2^26.
+//
+// Forward progress: a tile waits only on tiles with smaller indices. TilePerBlock relies on the
+// hardware dispatching blocks in blockIdx.x order, so that every block a running block waits on
+// has been started (true of NVIDIA GPUs and relied on by CUB's scan; not a CUDA-language
+// guarantee). Persistent relies on its grid (sized by the occupancy calculator) being resident
+// at once, and each block finishes its current tile before it starts the next.
 #pragma once
 
-#include <cuda/atomic>
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <mutex>
 #include <string>
 #include <type_traits>
+#include <unordered_map>
 
 #include "block_scan.cuh"
 #include "cuda_check.cuh"
@@ -60,27 +66,24 @@ enum class LookbackKind { Serial, Warp };
 enum class DescriptorKind { Packed64, TwoField };
 enum class GridKind { TilePerBlock, Persistent };
 
-// The ticket counter and the run's epoch in one 64-bit word (epoch high, ticket low), so that
-// one fetch_add hands a block both. A run takes a known number of tickets; the block that takes
-// the last one knows every other ticket of the run is taken (they come before it in the word's
-// modification order), so it may store {epoch + 1, 0}: the next run (a later launch on the
-// stream) starts from ticket 0 in a new epoch. Relaxed is enough: the word is the only thing
-// communicated, and a store after one's own RMW on the same word is ordered after it.
-struct EpochTicket {
-  unsigned long long* word = nullptr;
-
-  struct Taken {
-    std::uint32_t epoch;
-    std::uint32_t ticket;
-  };
-
-  __device__ Taken take(std::uint32_t tickets_in_run) const {
-    DeviceAtomic<unsigned long long> counter(*word);
-    const unsigned long long before = counter.fetch_add(1ull, cuda::memory_order_relaxed);
-    const Taken taken{static_cast<std::uint32_t>(before >> 32), static_cast<std::uint32_t>(before)};
-    if (taken.ticket == tickets_in_run - 1)
-      counter.store(static_cast<unsigned long long>((taken.epoch + 1) & kEpochMask) << 32, cuda::memory_order_relaxed);
-    return taken;
+// The epoch of each run of a workspace, on the host. Every run of a workspace must use an epoch
+// that no descriptor in it holds: consecutive numbers do, until they wrap at 2^30 (the status
+// word has 30 bits for it), where the workspace is zeroed again (one memset in a billion runs).
+// Keyed by the workspace's address: a new allocation at an old address is zero, and zero words
+// read as "not published" in every epoch.
+class RunEpochs {
+ public:
+  static std::uint32_t next(const Workspace& workspace, cudaStream_t stream) {
+    static std::mutex mutex;
+    static std::unordered_map<const void*, std::uint32_t> last;
+    const std::lock_guard<std::mutex> lock(mutex);
+    std::uint32_t& epoch = last[workspace.data];
+    epoch = (epoch + 1) & kEpochMask;
+    if (epoch == 0) {  // every epoch may be in the workspace now: start over from zero
+      ZOO_CUDA(cudaMemsetAsync(workspace.data, 0, workspace.bytes, stream));
+      epoch = 1;
+    }
+    return epoch;
   }
 };
 
@@ -135,48 +138,31 @@ struct TunedConfig {
 template <class Config, class T, class Op>
 __global__ void __launch_bounds__(Config::kThreads)
     tuned_scan_kernel(const T* in, T* out, std::int64_t n, bool exclusive, typename Config::template State<T> state,
-                      EpochTicket ticket, std::uint32_t tiles) {
+                      std::uint32_t tiles) {
   using Tile = typename Config::Tile;
   using IO = typename Tile::template IO<T>;
-  using State = typename Config::template State<T>;
-  using Carry = typename Config::template Carry<State>;
-  constexpr bool kPersistent = Config::kGrid == GridKind::Persistent;
-  // A persistent block takes tickets until one is past the last tile: one extra ticket each.
-  const std::uint32_t tickets_in_run = kPersistent ? tiles + gridDim.x : tiles;
+  using Carry = typename Config::template Carry<typename Config::template State<T>>;
   const auto tile_begin = [](std::uint32_t tile) { return std::int64_t(tile) * Config::kTileItems; };
   const auto tile_valid = [n](std::uint32_t tile) {
     return static_cast<int>(min(Config::kTileItems, n - std::int64_t(tile) * Config::kTileItems));
   };
 
-  // A single tile has no predecessor and no successor: it needs no ticket, no epoch and no
-  // descriptor, and leaves the workspace untouched. Saves an atomic round trip before the loads
-  // at the sizes where that round trip is a large share of the run.
+  // A single tile has no predecessor and no successor: no descriptor, no look-back.
   if (tiles == 1) {
     Tile::template scan_tile<T, Op>(in, out, static_cast<int>(n), exclusive);
     return;
   }
 
-  __shared__ EpochTicket::Taken taken[2];  // double-buffered: the persistent loop takes one ahead
-  if (threadIdx.x == 0) taken[0] = ticket.take(tickets_in_run);
-  __syncthreads();
-  state.epoch = taken[0].epoch;
-  std::uint32_t tile = taken[0].ticket;
-
-  if constexpr (!kPersistent) {
+  std::uint32_t tile = blockIdx.x;
+  if constexpr (Config::kGrid == GridKind::TilePerBlock) {
     Tile::template scan_tile<T, Op>(in + tile_begin(tile), out + tile_begin(tile), tile_valid(tile), exclusive,
                                     Carry{state, tile});
   } else {
-    if (tile >= tiles) return;
     typename IO::Fetched current = IO::fetch(in + tile_begin(tile), tile_valid(tile), Op::template identity<T>());
-    for (int slot = 1;; slot ^= 1) {
-      // Thread 0 takes the next ticket now; the block reads it after the barriers of the tile
-      // scan (every block scan has some before it returns). taken[slot] was last read two tiles
-      // ago, with barriers since.
-      if (threadIdx.x == 0) taken[slot] = ticket.take(tickets_in_run);
+    for (;;) {
+      const std::uint32_t next_tile = tile + gridDim.x;
       typename IO::Fetched next;
-      std::uint32_t next_tile = tiles;
       const auto prefetch_next = [&] {
-        next_tile = taken[slot].ticket;
         if (next_tile < tiles) next = IO::fetch(in + tile_begin(next_tile), tile_valid(next_tile), Op::template identity<T>());
       };
       Tile::template scan_fetched<T, Op>(current, out + tile_begin(tile), tile_valid(tile), exclusive,
@@ -192,8 +178,7 @@ __global__ void __launch_bounds__(Config::kThreads)
 template <class Config>
 struct TunedScan {
   template <class T>
-  static typename Config::template State<T> layout(WorkspaceCarver& carver, std::int64_t n, EpochTicket& ticket) {
-    ticket.word = carver.take<unsigned long long>(1);
+  static typename Config::template State<T> layout(WorkspaceCarver& carver, std::int64_t n) {
     typename Config::template State<T> state;
     state.layout(carver, ceil_div<std::int64_t>(n, Config::kTileItems));
     return state;
@@ -202,8 +187,7 @@ struct TunedScan {
   template <class T, class Op>
   static std::size_t workspace_bytes(std::int64_t n) {
     WorkspaceCarver counter;
-    EpochTicket ticket;
-    layout<T>(counter, n, ticket);
+    layout<T>(counter, n);
     return counter.bytes();
   }
 
@@ -224,12 +208,12 @@ struct TunedScan {
   template <class T, class Op>
   static void run(const T* in, T* out, std::int64_t n, ScanKind kind, Workspace workspace, cudaStream_t stream) {
     WorkspaceCarver carver(workspace.data);
-    EpochTicket ticket;
-    const auto state = layout<T>(carver, n, ticket);
+    auto state = layout<T>(carver, n);
     const std::int64_t tiles = ceil_div<std::int64_t>(n, Config::kTileItems);
+    if (tiles > 1) state.epoch = RunEpochs::next(workspace, stream);
     const std::int64_t grid = Config::kGrid == GridKind::Persistent ? std::min(tiles, resident_blocks<T, Op>()) : tiles;
     tuned_scan_kernel<Config, T, Op><<<static_cast<unsigned>(grid), Config::kThreads, 0, stream>>>(
-        in, out, n, kind == ScanKind::Exclusive, state, ticket, static_cast<std::uint32_t>(tiles));
+        in, out, n, kind == ScanKind::Exclusive, state, static_cast<std::uint32_t>(tiles));
     ZOO_CHECK_LAUNCH();
   }
 };
