@@ -23,6 +23,7 @@
 // Each configuration's workspace is zeroed before its first run at each N, as the harness does
 // for a fresh allocation: configurations share one buffer and lay it out differently.
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <functional>
 #include <string>
@@ -150,6 +151,14 @@ int tune_main(int argc, char** argv) {
   ZOO_CUDA(cudaStreamCreateWithFlags(&session.stream, cudaStreamNonBlocking));
   cudaStream_t stream = session.stream;
   if (!options.hot) session.flusher.prepare();
+  // An idle GPU runs at low clocks and takes a moment to raise them: the sweep at 50c691a
+  // measured its first rows (memcpy and CUB at 2^10) 6 and 9 times too slow. Keep the GPU busy
+  // for half a second before the first measurement.
+  for (const auto start = std::chrono::steady_clock::now();
+       std::chrono::steady_clock::now() - start < std::chrono::milliseconds(500);) {
+    session.flusher.flush(stream);
+    wait_or_die(stream, "the clock warm-up");
+  }
   unsigned long long* counters = nullptr;  // mismatches, first bad index
   ZOO_CUDA(cudaMalloc(&counters, 2 * sizeof(unsigned long long)));
 
