@@ -5,7 +5,8 @@
 #   make plots           README results table + charts (bench/*.png) from bench/timing*.txt
 #   make sass V=name     disassemble bin/name (SASS), e.g. to check 16-byte loads or spills
 #   make sanitize        compute-sanitizer memcheck/racecheck/synccheck/initcheck at small sizes
-#   make stress          re-verify the single-pass variants 200x each with fresh data
+#   make stress          re-verify every variant with fresh data (200x per size; single-pass 1000x)
+#   make large-n         verify every variant once at N = 2^32 + 1 (needs ~35 GB of GPU memory)
 #   make tuner           build the tuner (tune/): every configuration of single_pass_scan_tuned
 #   make tune            run the tuning sweep (scripts/tune.sh) -> bench/tuning.txt, then
 #                        scripts/tune_select.py -> the per-N table, report and charts
@@ -27,7 +28,7 @@ BINARIES := $(patsubst src/%.cu,bin/%,$(SOURCES))
 COMMON := $(wildcard src/common/*.cuh src/common/*.hpp)
 TEST_BINARIES := $(patsubst tests/cuda/%.cu,build/tests/%,$(wildcard tests/cuda/*.cu))
 
-.PHONY: all test-programs test bench plots sass sanitize stress tuner tune tune-select clean print-flags python-deps
+.PHONY: all test-programs test bench plots sass sanitize stress large-n tuner tune tune-select clean print-flags python-deps
 
 all: $(BINARIES)
 
@@ -104,6 +105,9 @@ sanitize: all
 
 stress: all
 	./scripts/stress.sh
+
+large-n: all
+	./scripts/large_n.sh
 
 print-flags:
 	@echo "$(NVCC) $(NVCCFLAGS) $(SPILL_CHECK)"

@@ -2,7 +2,8 @@
 # sanitize.sh -- every binary under compute-sanitizer's memcheck, racecheck, synccheck and
 # initcheck at small and tile-boundary sizes, every type/op/mode, buffers allocated at exactly N
 # (the harness allocates exactly N elements, so any overrun is outside an allocation).
-# Prints one summary line per (tool, binary) and a total; exit 1 if any run reported an error.
+# Prints one line per (tool, binary), a summary line per tool and a total; exit 1 if any run
+# reported an error.
 #   ./scripts/sanitize.sh [variant ...]       (default: every binary in bin/)
 set -u
 cd "$(dirname "$0")/.."
@@ -10,8 +11,9 @@ command -v compute-sanitizer >/dev/null || { echo "sanitize.sh: compute-sanitize
 binaries=("$@")
 [ ${#binaries[@]} -gt 0 ] || for path in bin/*; do [ -x "$path" ] && binaries+=("$(basename "$path")"); done
 
-failures=0 runs=0
+failures=0 runs=0 tool_summaries=()
 for tool in memcheck racecheck synccheck initcheck; do
+  tool_failures=0
   for name in "${binaries[@]}"; do
     tile=$(./bin/"$name" --help | sed -n 's/.*tile: \([0-9]*\) items.*/\1/p')
     [ "${tile:-0}" -gt 0 ] || tile=1024
@@ -26,7 +28,7 @@ for tool in memcheck racecheck synccheck initcheck; do
     # Exit 3 is the binary's own answer for combinations it waives (e.g. float32 for a 30-bit
     # descriptor), not a sanitizer finding; the tool's findings exit with 99.
     if [ $rc -ne 0 ] && [ $rc -ne 3 ]; then
-      failures=$((failures + 1))
+      failures=$((failures + 1)) tool_failures=$((tool_failures + 1))
       echo "FAIL $tool $name (exit $rc): $summary"
       grep -m 10 -E "=========   |Invalid|Race|hazard|Uninitialized|FAIL" "$log" | sed 's/^/    /'
     else
@@ -34,6 +36,8 @@ for tool in memcheck racecheck synccheck initcheck; do
     fi
     rm -f "$log"
   done
+  tool_summaries+=("$tool: ${#binaries[@]} binaries, $tool_failures with errors")
 done
+printf '%s\n' "${tool_summaries[@]}"
 echo "sanitize: $runs runs, $failures failed"
 [ $failures -eq 0 ]

@@ -1,47 +1,89 @@
 #!/usr/bin/env bash
 # stress.sh -- re-verify variants many times with fresh random data (the harness's --repeat),
-# across sizes that straddle tile boundaries and one large size. A race that strikes one run in
-# a hundred shows up here, not in the single verified run of the test suite.
-#   scripts/stress.sh [--repeat K] [--large N] [variant ...]
-# Default: the single-pass variants (inter-block protocols), K = 200, large N = 2^24+1, int32
-# and float32 inclusive sum plus int32 exclusive max. Prints one line per variant; exit 1 on
-# any failure.
+# across sizes that straddle tile and hierarchy-level boundaries, and a few large sizes. A race
+# that strikes one run in a thousand shows up here, not in the single verified run of the test
+# suite.
+#   scripts/stress.sh [--repeat K] [--single-pass-repeat K] [--large N[,N...]] [--large-repeat K]
+#                     [--jobs J] [variant ...]
+# Default: every binary in bin/; K = 200 rounds per size, 1000 for the single-pass variants (their
+# blocks talk to each other through memory: the races live there); large sizes 2^24+1 and
+# 2^26+5 at 10 rounds each (fresh data for a 2^26 scan costs the CPU more than the GPU); J = 4
+# variants at once (the CPU reference is the bottleneck; the GPU has room). Each variant runs
+# int32 and float32 inclusive sum and int32 exclusive max (a non-invertible operator).
+# Sizes per variant, from its tile T (the binary's --help): 1, T-1, T, T+1, 2T+1, 33T-1, 257T+3,
+# and for the hierarchical ones the second level's boundary T^2 and T^2+1 (with the large sizes
+# when T^2 > 2^22). Prints one line per variant and a total; exit 1 on any failure.
 set -u
 cd "$(dirname "$0")/.."
-repeat=200 large="2^24+1"
+repeat=200 single_pass_repeat=1000 large="2^24+1,2^26+5" large_repeat=10 jobs=4
 while [ $# -gt 0 ]; do
   case $1 in
     --repeat) repeat=$2; shift 2 ;;
+    --single-pass-repeat) single_pass_repeat=$2; shift 2 ;;
     --large) large=$2; shift 2 ;;
+    --large-repeat) large_repeat=$2; shift 2 ;;
+    --jobs) jobs=$2; shift 2 ;;
+    -*) echo "stress.sh: unknown option $1" >&2; exit 2 ;;
     *) break ;;
   esac
 done
 variants=("$@")
-[ ${#variants[@]} -gt 0 ] || for path in bin/single_pass_*; do variants+=("$(basename "$path")"); done
-
-failures=0
+[ ${#variants[@]} -gt 0 ] || for path in bin/*; do variants+=("$(basename "$path")"); done
 for name in "${variants[@]}"; do
+  [ -x "bin/$name" ] || { echo "stress.sh: no binary bin/$name (run make)" >&2; exit 2; }
+done
+
+count() { echo "$1" | tr ',' '\n' | grep -c .; }
+
+# One variant: every combination at the small sizes (rounds K) and the large ones (fewer rounds).
+# Prints its summary line; exit status 1 when anything failed.
+stress_one() {
+  local name=$1 tile rounds small big runs=0 failed=0 waived="" begin=$SECONDS
   tile=$(./bin/"$name" --help | sed -n 's/.*tile: \([0-9]*\) items.*/\1/p')
   [ "${tile:-0}" -gt 0 ] || tile=1024
-  sizes="1,$((tile - 1)),$tile,$((tile + 1)),$((2 * tile + 1)),$((33 * tile - 1)),$((257 * tile + 3)),$large"
-  begin=$SECONDS
-  runs=0 failed=0 waived=""
+  rounds=$repeat
+  [[ $name == single_pass_* ]] && rounds=$single_pass_repeat
+  small="1,$((tile - 1)),$tile,$((tile + 1)),$((2 * tile + 1)),$((33 * tile - 1)),$((257 * tile + 3))"
+  big=$large
+  if [[ $name == hierarchical_* ]]; then
+    if [ $((tile * tile)) -le $((1 << 22)) ]; then small+=",$((tile * tile)),$((tile * tile + 1))"
+    else big+=",$((tile * tile)),$((tile * tile + 1))"; fi
+  fi
   for combo in "int32 sum inclusive" "float32 sum inclusive" "int32 max exclusive"; do
     set -- $combo
-    out=$(./bin/"$name" "$sizes" --type "$1" --op "$2" --mode "$3" --repeat "$repeat" --check-only --timeout 60 2>&1 >/dev/null)
-    rc=$?
-    if [ $rc -eq 3 ]; then  # the variant refuses this type/operator (exit 3): nothing was run
-      waived+=" ($combo waived)"
-      continue
-    fi
-    runs=$((runs + repeat * $(echo "$sizes" | tr ',' '\n' | wc -l)))
-    if [ $rc -ne 0 ]; then
-      failed=$((failed + 1))
-      echo "$out" | grep -E "FAIL|watchdog|error" | head -5 | sed "s/^/    $name: /"
-    fi
+    for pass in "$small $rounds" "$big $large_repeat"; do
+      set -- $combo $pass
+      out=$(./bin/"$name" "$4" --type "$1" --op "$2" --mode "$3" --repeat "$5" --check-only --timeout 300 2>&1 >/dev/null)
+      rc=$?
+      if [ $rc -eq 3 ]; then  # the variant refuses this type/operator (exit 3): nothing was run
+        [[ $waived == *"$1 $2 $3"* ]] || waived+=" ($1 $2 $3 waived)"
+        continue
+      fi
+      runs=$((runs + $5 * $(count "$4")))
+      if [ $rc -ne 0 ]; then
+        failed=$((failed + 1))
+        echo "$out" | grep -E "FAIL|watchdog|error" | head -5 | sed "s/^/    $name: /"
+      fi
+    done
   done
-  [ $failed -eq 0 ] || failures=$((failures + 1))
-  echo "$([ $failed -eq 0 ] && echo ok || echo FAIL) $name: $runs verified runs ($repeat per size, sizes $sizes), $failed failing combinations$waived, $((SECONDS - begin)) s"
+  echo "$([ $failed -eq 0 ] && echo ok || echo FAIL) $name: $runs verified runs ($rounds per size at $small; $large_repeat at $big), $failed failing checks$waived, $((SECONDS - begin)) s"
+  [ $failed -eq 0 ]
+}
+
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
+running=0
+for name in "${variants[@]}"; do
+  { stress_one "$name" >"$logs/$name.log" 2>&1; echo $? >"$logs/$name.rc"; } &
+  running=$((running + 1))
+  if [ $running -ge "$jobs" ]; then wait -n; running=$((running - 1)); fi
 done
-echo "stress: ${#variants[@]} variants, $failures with failures"
+wait
+failures=0 total=0
+for name in "${variants[@]}"; do
+  cat "$logs/$name.log"
+  [ "$(cat "$logs/$name.rc")" = 0 ] || failures=$((failures + 1))
+  total=$((total + $(sed -n 's/^[A-Za-z]* [^:]*: \([0-9]*\) verified runs.*/\1/p' "$logs/$name.log" | tail -1)))
+done
+echo "stress: ${#variants[@]} variants, $total verified runs, $failures with failures"
 [ $failures -eq 0 ]

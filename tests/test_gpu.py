@@ -2,6 +2,8 @@
 timing path, the watchdog, out-of-memory, file input/output and N >= 2^32. Skipped (with the
 reason) when no GPU is visible."""
 import random
+import re
+import time
 import zlib
 
 import numpy as np
@@ -86,19 +88,34 @@ def test_budget_skips_sizes_that_would_run_too_long(gpu):
     assert "over --budget-ms" in result.stderr
 
 
-def test_watchdog_ends_a_hung_scan_with_exit_5(gpu):
-    result = run([BIN / "hierarchical_kogge_stone", "4096", "--inject-hang", "--timeout", "2"], timeout=60)
+# --inject-hang: in the single-pass variants (a chain, a look-back, the ticketed chain), tile 0
+# never publishes, so every later tile waits forever: the real deadlock, not a stand-in. Other
+# variants have no inter-block protocol to break: a stand-in kernel that never finishes.
+# Either way: exit 5 within the watchdog limit (2 s here), a HANG row, and the next run on the
+# same GPU passes.
+@pytest.mark.parametrize("variant", ["hierarchical_kogge_stone", "single_pass_scan_naive",
+                                     "single_pass_scan_dynamic_block_index",
+                                     "single_pass_scan_decoupled_lookbacks_warp_window"])
+def test_watchdog_ends_a_hung_scan_with_exit_5(gpu, variant):
+    n = "2^20"
+    began = time.monotonic()
+    result = run([BIN / variant, n, "--inject-hang", "--timeout", "2"], timeout=60)
+    elapsed = time.monotonic() - began
     assert result.returncode == 5, result.stderr
     assert "watchdog" in result.stderr
+    expected = "tile 0 never publishes" if variant.startswith("single_pass") else "never finishes"
+    assert expected in result.stderr, result.stderr
     assert parse_rows(result.stdout)[-1]["status"] == "HANG"
-    after = run([BIN / "hierarchical_kogge_stone", "4096", "--check-only"], timeout=60)
+    assert elapsed < 2 + 15, f"the watchdog (2 s) took {elapsed:.1f} s to end the run"
+    after = run([BIN / variant, n, "--check-only"], timeout=60)
     assert after.returncode == 0, "the GPU did not recover after the watchdog: " + after.stderr
 
 
 def test_size_beyond_device_memory_exits_4(gpu):
     result = run([BIN / "hierarchical_kogge_stone", "2^40"])
     assert result.returncode == 4, result.stderr
-    assert "not enough device memory" in result.stderr and "needs" in result.stderr
+    assert "not enough device memory" in result.stderr
+    assert re.search(r"needs \d+ bytes", result.stderr) and re.search(r"\d+ bytes \(.*\) free of \d+", result.stderr)
     assert parse_rows(result.stdout)[0]["status"].startswith("SKIPPED")
 
 
@@ -137,8 +154,8 @@ def test_n_beyond_2_to_the_32(gpu, variant):
 
 # The tuned scan switches configuration (tile shape, grid) with N: check it across every row
 # boundary of its table (powers of two) and every tile size of its space, and repeat runs in one
-# process, which reuse the workspace: each run must leave it ready for the next (the epoch and
-# the ticket counter, tuned_scan.cuh), with no reset launch in between.
+# process, which reuse the workspace: each run must leave it ready for the next (every run has a
+# new epoch, tuned_scan.cuh), with no reset launch in between.
 def test_tuned_scan_across_table_rows_and_tiles(gpu, seed):
     sizes = {n for k in range(10, 25) for n in (2**k - 1, 2**k, 2**k + 1)}
     for tile in (1024, 2048, 3072, 4096, 6144, 8192):  # every Threads x Items of tune/space.cuh

@@ -3,6 +3,7 @@ for usage errors (2) and unsupported combinations (3) are decided before the GPU
 import re
 import subprocess
 
+import numpy as np
 import pytest
 
 from conftest import BIN, ROOT, TEST_BIN, VARIANTS, parse_rows, run
@@ -94,6 +95,9 @@ def test_unsupported_mode_exits_3_without_gpu():
     (None, [], "cannot open --input"),
     (b"12345", ["--type", "int32"], "not a whole number of 4-byte elements"),
     (b"\0" * 16, ["8", "--type", "int32"], "holds 4 elements but N = 8"),
+    (np.array([1.0, 2.0, np.nan, 4.0], dtype=np.float32).tobytes(), ["--type", "float32"],
+     "element 2 is nan"),
+    (np.array([1.0, -np.inf], dtype=np.float32).tobytes(), ["--type", "float32"], "element 1 is -inf"),
 ])
 def test_bad_input_file_exits_2(tmp_path, content, args, message):
     path = tmp_path / "input.bin"

@@ -35,7 +35,7 @@ struct Options {
   std::string input_path, output_path;     // scan a user's raw little-endian array
   bool help = false;
   bool device_info = false;                // print the GPU description header and exit
-  bool inject_hang = false;                // test-only: replace the scan by a kernel that never ends
+  bool inject_hang = false;                // test-only: make the verified scan never finish
 };
 
 inline std::string usage_text() {
@@ -59,7 +59,8 @@ inline std::string usage_text() {
       "  --input FILE      scan FILE, a raw little-endian array of --type (N = file size)\n"
       "  --output FILE     write the scanned array to FILE (one combination only)\n"
       "  --device-info     print the GPU description as '# key: value' lines and exit\n"
-      "  --inject-hang     test only: run a kernel that never finishes, to exercise the watchdog\n"
+      "  --inject-hang     test only: the scan never finishes (single-pass: tile 0 never\n"
+      "                    publishes; others: a stand-in kernel), to exercise the watchdog\n"
       "  -h, --help        this text\n"
       "stdout: one row per combination: variant type op mode n reps median_ms min_ms max_ms gbps status\n"
       "exit codes: 0 pass, 1 verification failed, 2 usage error, 3 combination not supported,\n"

@@ -26,6 +26,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -49,6 +50,8 @@ struct VariantDefaults {
   using Types = AllTypes;
   static constexpr bool kIsCopy = false;
   static constexpr std::int64_t kTileItems = 0;  // 0: the variant has no tile (e.g. sequential)
+  // True where the kernel honours detail::g_silent_tile (--inject-hang): the single-pass scans.
+  static constexpr bool kHasSilentTile = false;
   template <class T, class Op>
   static const char* unsupported_reason(ScanKind) { return nullptr; }
   template <class T, class Op>
@@ -131,8 +134,14 @@ inline void wait_or_die(cudaStream_t stream, const char* what) {
   }
 }
 
-// Test-only (--inject-hang): a kernel that waits for a flag nobody sets, standing in for a scan
-// whose inter-block protocol deadlocks, so the watchdog path can be tested on any GPU.
+// Test-only (--inject-hang). In the single-pass scans (kHasSilentTile), the tile numbered
+// g_silent_tile returns without scanning or publishing anything, so every later tile waits for
+// it forever: the deadlock a broken inter-block protocol would cause. -1 (no such tile) in every
+// other run; the check costs one constant-cache load per block.
+__constant__ std::int64_t g_silent_tile = -1;
+
+// Test-only (--inject-hang), for variants without an inter-block protocol to break: a kernel
+// that waits for a flag nobody sets, standing in for a scan that never finishes.
 __global__ void never_finishing_kernel(const int* flag) {
   cuda::atomic_ref<const int, cuda::thread_scope_device> never_set(*flag);
   while (never_set.load(cuda::memory_order_acquire) == 0) __nanosleep(1000);
@@ -319,6 +328,24 @@ inline bool read_input_file(const std::string& path, std::size_t element_bytes,
   return true;
 }
 
+// A floating-point --input must be finite: one NaN or infinity turns every later prefix into
+// NaN or infinity, which no check can tell from a wrong scan (a corrupted file, most likely).
+inline bool finite_input(const std::string& type, const std::vector<char>& bytes, std::string& error) {
+  with_type(type, AllTypes{}, [&](auto t) {
+    using T = decltype(t);
+    if constexpr (std::is_floating_point_v<T>) {
+      const T* values = reinterpret_cast<const T*>(bytes.data());
+      const std::size_t count = bytes.size() / sizeof(T);
+      for (std::size_t i = 0; i < count && error.empty(); ++i)
+        if (!std::isfinite(values[i]))
+          error = "element " + std::to_string(i) + " is " +
+                  (std::isnan(values[i]) ? "nan" : values[i] < 0 ? "-inf" : "inf") + ": a " + type +
+                  " input must be finite (corrupted file?)";
+    }
+  });
+  return error.empty();
+}
+
 // --output: the scanned array as raw little-endian elements. An unwritable path is a usage error.
 template <class T>
 void write_output_file(const std::string& path, const T* data, std::int64_t n) {
@@ -421,7 +448,17 @@ int run_combination(Session& session, ScanKind kind, std::int64_t n, const T* fi
     // 0xA5 bytes: a NaN-free float (-2.9e-16) and an int (-1.5e9) that the [-8, 8] data can
     // never produce, so an element the scan forgot to write cannot pass by luck.
     ZOO_CUDA(cudaMemsetAsync(out, 0xA5, data_bytes, stream));
-    if (options.inject_hang) {
+    if (options.inject_hang && Variant::kHasSilentTile && n > Variant::kTileItems) {
+      std::fprintf(stderr, "%s: --inject-hang: tile 0 never publishes; every later tile waits for it\n",
+                   label.c_str());
+      const std::int64_t silent_tile = 0;
+      ZOO_CUDA(cudaMemcpyToSymbolAsync(detail::g_silent_tile, &silent_tile, sizeof silent_tile, 0,
+                                       cudaMemcpyHostToDevice, stream));
+      Variant::template run<T, Op>(in, out, n, kind, workspace, stream);
+      ZOO_CHECK_LAUNCH();
+      wait_or_die(stream, "the verified scan (--inject-hang: tile 0 never publishes)");
+    } else if (options.inject_hang) {
+      std::fprintf(stderr, "%s: --inject-hang: a kernel that never finishes\n", label.c_str());
       DeviceBuffer flag;
       ZOO_CUDA(flag.allocate(sizeof(int)) ? cudaSuccess : cudaErrorMemoryAllocation);
       ZOO_CUDA(cudaMemsetAsync(flag.pointer, 0, sizeof(int), stream));
@@ -539,6 +576,11 @@ int harness_main(int argc, char** argv, const char* variant_file) {
       return kExitUsage;
     }
     options.sizes = {static_cast<std::int64_t>(file_bytes.size() / element_bytes)};
+    if (!finite_input(options.types[0], file_bytes, error)) {
+      std::fprintf(stderr, "%s: error: --input file '%s': %s\n", session.variant.c_str(), options.input_path.c_str(),
+                   error.c_str());
+      return kExitUsage;
+    }
   }
 
   // Unsupported combinations are known without a GPU: WAIVED rows, exit code 3.

@@ -51,6 +51,7 @@ __global__ void __launch_bounds__(Tile::kThreads)
     __syncthreads();
     tile = taken;
   }
+  if (tile == detail::g_silent_tile) return;  // test-only (--inject-hang): never publishes
   const std::int64_t tile_begin = tile * Tile::kTileItems;
   const int valid = static_cast<int>(min(std::int64_t(Tile::kTileItems), n - tile_begin));
   Tile::template scan_tile<T, Op>(in + tile_begin, out + tile_begin, valid, exclusive,
@@ -60,6 +61,7 @@ __global__ void __launch_bounds__(Tile::kThreads)
 template <class Tile, template <class> class State, template <class> class CarrySource, TileOrder Order>
 struct SinglePassVariant : VariantDefaults {
   static constexpr std::int64_t kTileItems = Tile::kTileItems;
+  static constexpr bool kHasSilentTile = true;
 
   template <class T, class Op>
   static const char* unsupported_reason(ScanKind) { return State<T>::kUnsupported; }

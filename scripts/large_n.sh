@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# large_n.sh -- every variant verified once at a size past 2^32 elements (int32 inclusive sum by
+# default): 64-bit indexing everywhere (grid sizes, tile offsets, look-back tile numbers, the
+# CPU reference). One variant at a time: each needs two 17 GB buffers on the GPU.
+#   scripts/large_n.sh [--n N] [--type T] [variant ...]
+# Default N = 2^32+1. Prints one line per variant (exit code, status, wall time) and a total;
+# exit 1 if any variant failed. A variant that cannot hold N says so (exit 4, SKIPPED row).
+set -u
+cd "$(dirname "$0")/.."
+n="2^32+1" type=int32
+while [ $# -gt 0 ]; do
+  case $1 in
+    --n) n=$2; shift 2 ;;
+    --type) type=$2; shift 2 ;;
+    -*) echo "large_n.sh: unknown option $1" >&2; exit 2 ;;
+    *) break ;;
+  esac
+done
+variants=("$@")
+[ ${#variants[@]} -gt 0 ] || for path in bin/*; do variants+=("$(basename "$path")"); done
+
+failures=0
+for name in "${variants[@]}"; do
+  begin=$SECONDS
+  # --timeout: the sequential baseline alone takes minutes at this size.
+  out=$(./bin/"$name" "$n" --type "$type" --check-only --timeout 400 2>&1)
+  rc=$?
+  status=$(echo "$out" | awk '$1 == "'"$name"'" {print $11}' | tail -1)
+  [ $rc -eq 0 ] && [ "$status" = PASS ] || failures=$((failures + 1))
+  echo "$([ $rc -eq 0 ] && echo ok || echo FAIL) $name n=$n $type: exit $rc, ${status:-no row}, $((SECONDS - begin)) s"
+  [ $rc -eq 0 ] || echo "$out" | grep -vE '^#|^variant' | tail -3 | sed "s/^/    /"
+done
+echo "large_n: ${#variants[@]} variants at n=$n, $failures failed"
+[ $failures -eq 0 ]
