@@ -34,11 +34,12 @@
 // H100), until `make tune` is run there. The workspace must be zero before its first use (the
 // harness zeroes it once, at allocation).
 //
-// In the charts: the zoo's fastest variant at every size of the sweep. On the H100 (b99e056):
-// faster than CUB at every power of two (CUB / this 1.07..1.77); 0.57 x CUB's time at 2^10..2^12
-// (one tile: one block's load, scan and store, one launch), 0.72..0.76 x at 2^13..2^16; 91% of
-// memcpy at 2^28 (CUB 81%), where the look-back wait is what is left (bench/NOTES.md). The
-// tuning charts (bench/tuning_*.png) show how the 1152 configurations spread.
+// In the charts: the zoo's fastest variant at every size of the sweep. On the H100 (51ec95a):
+// faster than CUB at every power of two (CUB / this 1.13..1.75); 0.57..0.60 x CUB's time at
+// 2^10..2^12 (one tile: one block's load, scan and store, one launch), 0.64..0.69 x at
+// 2^13..2^16; 90.9% of memcpy at 2^26 and 92.3% at 2^28 (CUB 81%), where the look-back wait is
+// what is left (bench/NOTES.md). The tuning charts (bench/tuning_*.png) show how the 1152
+// configurations spread.
 // Run: make bin/single_pass_scan_tuned && ./bin/single_pass_scan_tuned 2^28
 #include "common/harness.cuh"
 #include "common/tuned_table.cuh"
