@@ -25,10 +25,10 @@ for step in "${steps[@]}"; do
     test) timeout 420 make test >"$out/test.log" 2>&1
           status=$?
           tail -n 15 "$out/test.log" ;;
-    sanitize) timeout 300 ./scripts/sanitize.sh ${SANITIZE_ARGS:-} >"$out/sanitize.log" 2>&1
+    sanitize) timeout ${SANITIZE_LIMIT:-300} ./scripts/sanitize.sh ${SANITIZE_ARGS:-} >"$out/sanitize.log" 2>&1
               status=$?
               tail -n 20 "$out/sanitize.log" ;;
-    stress) timeout 300 ./scripts/stress.sh ${STRESS_ARGS:-} >"$out/stress.log" 2>&1
+    stress) timeout ${STRESS_LIMIT:-300} ./scripts/stress.sh ${STRESS_ARGS:-} >"$out/stress.log" 2>&1
             status=$?
             cat "$out/stress.log" ;;
     bench) timeout 480 ./bench.sh ${BENCH_ARGS:-} 2>"$out/bench.log"

@@ -8,7 +8,8 @@
 # Default: every binary in bin/; K = 200 rounds per size, 1000 for the single-pass variants (their
 # blocks talk to each other through memory: the races live there); large sizes 2^24+1 and
 # 2^26+5 at 10 rounds each (fresh data for a 2^26 scan costs the CPU more than the GPU); J = 4
-# variants at once (the CPU reference is the bottleneck; the GPU has room). Each variant runs
+# variants at once (the CPU reference is the bottleneck; the GPU has room). Lines appear as
+# variants finish. Each variant runs
 # int32 and float32 inclusive sum and int32 exclusive max (a non-invertible operator).
 # Sizes per variant, from its tile T (the binary's --help): 1, T-1, T, T+1, 2T+1, 33T-1, 257T+3,
 # and for the hierarchical ones the second level's boundary T^2 and T^2+1 (with the large sizes
@@ -70,18 +71,18 @@ stress_one() {
   [ $failed -eq 0 ]
 }
 
+# Each variant's lines appear when it finishes (so a run cut short still shows what it did).
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
 running=0
 for name in "${variants[@]}"; do
-  { stress_one "$name" >"$logs/$name.log" 2>&1; echo $? >"$logs/$name.rc"; } &
+  { stress_one "$name" >"$logs/$name.log" 2>&1; echo $? >"$logs/$name.rc"; cat "$logs/$name.log"; } &
   running=$((running + 1))
   if [ $running -ge "$jobs" ]; then wait -n; running=$((running - 1)); fi
 done
 wait
 failures=0 total=0
 for name in "${variants[@]}"; do
-  cat "$logs/$name.log"
   [ "$(cat "$logs/$name.rc")" = 0 ] || failures=$((failures + 1))
   total=$((total + $(sed -n 's/^[A-Za-z]* [^:]*: \([0-9]*\) verified runs.*/\1/p' "$logs/$name.log" | tail -1)))
 done
