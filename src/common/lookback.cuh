@@ -90,6 +90,32 @@ struct ChainedCarry {
 
 using LookbackBackoff = SleepBackoff<600, 300>;
 
+// The frame both decoupled look-backs share, run by warp 0: tile 0 publishes its total as
+// INCLUSIVE; any other tile publishes it as AGGREGATE at once (successors may use it right
+// away), finds the reduction of every earlier tile with `walk` (called by every lane of warp 0,
+// after the back-off's first sleep; it returns that reduction), publishes its INCLUSIVE value and
+// hands the prefix to the whole block.
+template <class T, class Op, class Backoff, class State, class Walk>
+__device__ T decoupled_lookback(const State& state, std::int64_t tile, T total, Walk&& walk) {
+  __shared__ T carry;
+  if (warp_id() == 0) {
+    const bool leader = lane_id() == 0;
+    T prefix = Op::template identity<T>();
+    if (tile == 0) {
+      if (leader) state.publish(0, kTileInclusive, total);
+    } else {
+      if (leader) state.publish(tile, kTileAggregate, total);
+      Backoff::before_first_poll();
+      prefix = walk();
+      state.after_polls();
+      if (leader) state.publish(tile, kTileInclusive, Op{}(prefix, total));
+    }
+    if (leader) carry = prefix;
+  }
+  __syncthreads();
+  return carry;
+}
+
 template <class State, class Backoff = LookbackBackoff>
 struct SerialLookback {
   State state;
@@ -100,29 +126,16 @@ struct SerialLookback {
   // and ptxas keeps it spill-free (as thread 0 alone, sleeping inside the loop cost a 4-byte spill).
   template <class T, class Op>
   __device__ T get(T total) const {
-    __shared__ T carry;
-    if (warp_id() == 0) {
+    return decoupled_lookback<T, Op, Backoff>(state, tile, total, [&] {
       const Op op;
-      const bool leader = lane_id() == 0;
       T prefix = Op::template identity<T>();
-      if (tile == 0) {
-        if (leader) state.publish(0, kTileInclusive, total);
-      } else {
-        if (leader) state.publish(tile, kTileAggregate, total);  // successors may use it right away
-        Backoff::before_first_poll();
-        for (std::int64_t i = tile - 1;; --i) {
-          TileView<T> view;
-          while ((view = state.read(i)).status == kTileInvalid) Backoff::between_polls();
-          prefix = op(view.value, prefix);  // earlier tiles go on the left
-          if (view.status == kTileInclusive) break;
-        }
-        state.after_polls();
-        if (leader) state.publish(tile, kTileInclusive, op(prefix, total));
+      for (std::int64_t i = tile - 1;; --i) {
+        TileView<T> view;
+        while ((view = state.read(i)).status == kTileInvalid) Backoff::between_polls();
+        prefix = op(view.value, prefix);  // earlier tiles go on the left
+        if (view.status == kTileInclusive) return prefix;
       }
-      if (leader) carry = prefix;
-    }
-    __syncthreads();
-    return carry;
+    });
   }
 };
 
@@ -133,62 +146,50 @@ struct WarpLookback {
 
   template <class T, class Op>
   __device__ T get(T total) const {
-    __shared__ T carry;
-    if (warp_id() == 0) {
+    return decoupled_lookback<T, Op, Backoff>(state, tile, total, [&] {
       const Op op;
       const T identity = Op::template identity<T>();
       const int lane = lane_id();
       T prefix = identity;
-      if (tile == 0) {
-        if (lane == 0) state.publish(0, kTileInclusive, total);
-      } else {
-        if (lane == 0) state.publish(tile, kTileAggregate, total);
-        ShuffleWarpScan::Storage<T> no_storage;
-        constexpr int kWindow = kWarpSize * PerLane;
-        Backoff::before_first_poll();
-        for (std::int64_t window_end = tile;; window_end -= kWindow) {
-          // Each lane reads PerLane consecutive descriptors: lane 31 the nearest predecessors,
-          // lane 0 the farthest of this window. Before tile 0 there is nothing (the identity).
-          const std::int64_t first = window_end - kWindow + lane * PerLane;
-          TileView<T> view[PerLane];
-          bool invalid = false;
+      ShuffleWarpScan::Storage<T> no_storage;
+      constexpr int kWindow = kWarpSize * PerLane;
+      for (std::int64_t window_end = tile;; window_end -= kWindow) {
+        // Each lane reads PerLane consecutive descriptors: lane 31 the nearest predecessors,
+        // lane 0 the farthest of this window. Before tile 0 there is nothing (the identity).
+        const std::int64_t first = window_end - kWindow + lane * PerLane;
+        TileView<T> view[PerLane];
+        bool invalid = false;
+#pragma unroll
+        for (int j = 0; j < PerLane; ++j) {
+          view[j] = first + j >= 0 ? state.read(first + j) : TileView<T>{kTileAggregate, identity};
+          invalid |= view[j].status == kTileInvalid;
+        }
+        while (__any_sync(kFullMask, invalid)) {
+          Backoff::between_polls();
+          invalid = false;
 #pragma unroll
           for (int j = 0; j < PerLane; ++j) {
-            view[j] = first + j >= 0 ? state.read(first + j) : TileView<T>{kTileAggregate, identity};
+            if (view[j].status == kTileInvalid) view[j] = state.read(first + j);
             invalid |= view[j].status == kTileInvalid;
           }
-          while (__any_sync(kFullMask, invalid)) {
-            Backoff::between_polls();
-            invalid = false;
-#pragma unroll
-            for (int j = 0; j < PerLane; ++j) {
-              if (view[j].status == kTileInvalid) view[j] = state.read(first + j);
-              invalid |= view[j].status == kTileInvalid;
-            }
-          }
-          // This lane's share: from its nearest INCLUSIVE descriptor on, or all of it.
-          T share = identity;
-          bool has_inclusive = false;
-#pragma unroll
-          for (int j = 0; j < PerLane; ++j) {
-            const bool inclusive = view[j].status == kTileInclusive;
-            share = inclusive ? view[j].value : op(share, view[j].value);
-            has_inclusive |= inclusive;
-          }
-          const unsigned inclusive_lanes = __ballot_sync(kFullMask, has_inclusive);
-          const int nearest_inclusive = inclusive_lanes ? kWarpSize - 1 - __clz(inclusive_lanes) : 0;
-          const T kept = lane >= nearest_inclusive ? share : identity;
-          const T window = __shfl_sync(kFullMask, ShuffleWarpScan::inclusive<T, Op>(kept, no_storage), kWarpSize - 1);
-          prefix = op(window, prefix);
-          if (inclusive_lanes) break;
         }
-        state.after_polls();
-        if (lane == 0) state.publish(tile, kTileInclusive, op(prefix, total));
+        // This lane's share: from its nearest INCLUSIVE descriptor on, or all of it.
+        T share = identity;
+        bool has_inclusive = false;
+#pragma unroll
+        for (int j = 0; j < PerLane; ++j) {
+          const bool inclusive = view[j].status == kTileInclusive;
+          share = inclusive ? view[j].value : op(share, view[j].value);
+          has_inclusive |= inclusive;
+        }
+        const unsigned inclusive_lanes = __ballot_sync(kFullMask, has_inclusive);
+        const int nearest_inclusive = inclusive_lanes ? kWarpSize - 1 - __clz(inclusive_lanes) : 0;
+        const T kept = lane >= nearest_inclusive ? share : identity;
+        const T window = __shfl_sync(kFullMask, ShuffleWarpScan::inclusive<T, Op>(kept, no_storage), kWarpSize - 1);
+        prefix = op(window, prefix);
+        if (inclusive_lanes) return prefix;
       }
-      if (lane == 0) carry = prefix;
-    }
-    __syncthreads();
-    return carry;
+    });
   }
 };
 
