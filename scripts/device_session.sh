@@ -37,7 +37,7 @@ for step in "${steps[@]}"; do
            tail -n 2 "$out/bench.log" ;;
     bench-hot)  # the cache-regime chart's hot sweep: memcpy, CUB and the fastest variant of the cold sweep
            fastest=$(python3 -c 'import sys; sys.path.insert(0, "scripts"); import plots, timing_table as t
-_, rows = t.load("bench/timing.txt"); ok = plots.passed(rows)
+_, rows = t.load("bench/timing.txt"); rows = t.scan_rows(rows); ok = plots.passed(rows)
 sizes = sorted(n for n in ok["n"].unique() if n & (n - 1) == 0)
 print(plots.fastest(rows, [v for v in ok["variant"].unique() if v not in plots.REFERENCES], sizes)[0])')
            timeout 240 ./bench.sh --hot --variants "memcpy_baseline,cub_scan,$fastest" --out bench/timing_hot.txt \

@@ -26,9 +26,13 @@ for name in "${variants[@]}"; do
   out=$(./bin/"$name" "$n" --type "$type" --check-only --timeout 400 2>&1)
   rc=$?
   status=$(echo "$out" | awk '$1 == "'"$name"'" {print $11}' | tail -1)
-  [ $rc -eq 0 ] && [ "$status" = PASS ] || failures=$((failures + 1))
-  echo "$([ $rc -eq 0 ] && echo ok || echo FAIL) $name n=$n $type: exit $rc, ${status:-no row}, $((SECONDS - begin)) s"
-  [ $rc -eq 0 ] || echo "$out" | grep -vE '^#|^variant' | tail -3 | sed "s/^/    /"
+  # Exit 3 with a WAIVED row: the variant documents that it does not take this size (radix_sort's
+  # 32-bit offsets); it is reported, not counted as a failure.
+  if [ $rc -eq 3 ] && [ "$status" = WAIVED ]; then verdict=waived
+  elif [ $rc -eq 0 ] && [ "$status" = PASS ]; then verdict=ok
+  else verdict=FAIL failures=$((failures + 1)); fi
+  echo "$verdict $name n=$n $type: exit $rc, ${status:-no row}, $((SECONDS - begin)) s"
+  [ $rc -eq 0 ] || echo "$out" | grep -vE '^#|^variant' | grep -v "^$name " | tail -3 | sed "s/^/    /"
 done
 echo "large_n: ${#variants[@]} variants at n=$n, $failures failed"
 [ $failures -eq 0 ]

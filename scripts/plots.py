@@ -7,6 +7,9 @@
   speedup_vs_cub.png     heatmap of time(CUB) / time(variant), variant x N (above 1: faster)
   cache_regimes.png      cold vs hot L2 for memcpy, CUB and the fastest variant (needs a --hot
                          sweep in timing_hot.txt; skipped with a message otherwise)
+  applications.png       the scan applications (segmented scan, stream compaction, radix sort):
+                         time vs N, ours against CUB's, and the ratio (only when the sweep has them)
+The scan charts use the scan rows only (mode inclusive / exclusive).
 
 Usage: python3 scripts/plots.py [--timing bench/timing.txt] [--hot bench/timing_hot.txt]
                                 [--out bench]
@@ -23,7 +26,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from timing_table import load  # noqa: E402
+from timing_table import application_groups, load, scan_rows  # noqa: E402
 
 REFERENCES = ("memcpy_baseline", "cub_scan")
 # Family of each variant, by name: the first pattern that matches wins.
@@ -179,6 +182,35 @@ def plot_cache_regimes(header, rows, hot_rows, out, fastest_variant, hot_commit)
     plt.close(fig)
 
 
+def plot_applications(header, rows, out):
+    groups = application_groups(rows)
+    ok = passed(rows)
+    fig, axes = plt.subplots(2, len(groups), figsize=(5.5 * len(groups), 8), sharex=True, squeeze=False,
+                             gridspec_kw=dict(height_ratios=[2, 1]))
+    for column, (label, ours, reference) in enumerate(groups):
+        top, bottom = axes[0][column], axes[1][column]
+        series = {v: ok[ok["variant"] == v].set_index("n")["median_ms"].sort_index() for v in ours + [reference]}
+        for variant in ours + [reference]:
+            style = dict(linestyle="--", color="black") if variant == reference else dict(marker="o", markersize=3)
+            top.plot(series[variant].index, series[variant] * 1e3, label=variant, **style)
+            if variant != reference and reference is not None:
+                ratio = (series[variant] / series[reference]).dropna()
+                bottom.plot(ratio.index, ratio, marker="o", markersize=3, label=f"{variant} / {reference}")
+        top.set_yscale("log")
+        top.set_ylabel("median time (µs)")
+        top.set_title(label, fontsize=10)
+        top.legend(fontsize=8, loc="upper left")
+        bottom.axhline(1.0, color="black", linewidth=0.8)
+        bottom.set_ylabel("time ratio to CUB (below 1: faster)")
+        bottom.legend(fontsize=8, loc="upper left")
+        for ax in (top, bottom):
+            size_axis(ax)
+    fig.suptitle(title(header, "Scan applications against CUB's dedicated algorithms"), fontsize=11)
+    fig.tight_layout()
+    fig.savefig(out / "applications.png", dpi=120)
+    plt.close(fig)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--timing", default="bench/timing.txt")
@@ -187,13 +219,18 @@ def main():
     args = parser.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    header, rows = load(args.timing)
+    header, all_rows = load(args.timing)
+    rows = scan_rows(all_rows)
     top3 = plot_latency_top3(header, rows, out)
     plot_bandwidth(header, rows, out)
     plot_speedup_heatmap(header, rows, out)
     written = ["latency_pow2_top3.png", "bandwidth.png", "speedup_vs_cub.png"]
+    if application_groups(all_rows):
+        plot_applications(header, all_rows, out)
+        written.append("applications.png")
     if Path(args.hot).exists():
         hot_header, hot_rows = load(args.hot)
+        hot_rows = scan_rows(hot_rows)
         plot_cache_regimes(header, rows, hot_rows, out, top3[0], hot_header.get("git_commit", "?"))
         written.append("cache_regimes.png")
     else:

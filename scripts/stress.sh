@@ -10,7 +10,8 @@
 # 2^26+5 at 10 rounds each (fresh data for a 2^26 scan costs the CPU more than the GPU); J = 4
 # variants at once (the CPU reference is the bottleneck; the GPU has room). Lines appear as
 # variants finish. Each variant runs
-# int32 and float32 inclusive sum and int32 exclusive max (a non-invertible operator).
+# int32 and float32 inclusive sum and int32 exclusive max (a non-invertible operator); the
+# segmented scans each of those at the default segment length, 1 and 100000 as well.
 # Sizes per variant, from its tile T (the binary's --help): 1, T-1, T, T+1, 2T+1, 33T-1, 257T+3,
 # and for the hierarchical ones the second level's boundary T^2 and T^2+1 (with the large sizes
 # when T^2 > 2^22). Prints one line per variant and a total; exit 1 on any failure.
@@ -43,7 +44,11 @@ stress_one() {
   tile=$(./bin/"$name" --help | sed -n 's/.*tile: \([0-9]*\) items.*/\1/p')
   [ "${tile:-0}" -gt 0 ] || tile=1024
   rounds=$repeat
-  [[ $name == single_pass_* ]] && rounds=$single_pass_repeat
+  # The single-pass protocols (look-back over tile descriptors) get the most rounds: their bugs
+  # are races. The segmented scans also run at the extreme segment lengths.
+  [[ $name == single_pass_* || $name == segmented_scan || $name == stream_compaction ]] && rounds=$single_pass_repeat
+  local lengths=("")
+  [[ $name == *segmented_scan ]] && lengths=("" "--segment-length 1" "--segment-length 100000")
   small="1,$((tile - 1)),$tile,$((tile + 1)),$((2 * tile + 1)),$((33 * tile - 1)),$((257 * tile + 3))"
   big=$large
   if [[ $name == hierarchical_* ]]; then
@@ -51,20 +56,22 @@ stress_one() {
     else big+=",$((tile * tile)),$((tile * tile + 1))"; fi
   fi
   for combo in "int32 sum inclusive" "float32 sum inclusive" "int32 max exclusive"; do
-    set -- $combo
     for pass in "$small $rounds" "$big $large_repeat"; do
-      set -- $combo $pass
-      out=$(./bin/"$name" "$4" --type "$1" --op "$2" --mode "$3" --repeat "$5" --check-only --timeout 300 2>&1 >/dev/null)
-      rc=$?
-      if [ $rc -eq 3 ]; then  # the variant refuses this type/operator (exit 3): nothing was run
-        [[ $waived == *"$1 $2 $3"* ]] || waived+=" ($1 $2 $3 waived)"
-        continue
-      fi
-      runs=$((runs + $5 * $(count "$4")))
-      if [ $rc -ne 0 ]; then
-        failed=$((failed + 1))
-        echo "$out" | grep -E "FAIL|watchdog|error" | head -5 | sed "s/^/    $name: /"
-      fi
+      for length in "${lengths[@]}"; do
+        set -- $combo $pass
+        out=$(./bin/"$name" "$4" --type "$1" --op "$2" --mode "$3" --repeat "$5" $length --check-only --timeout 300 \
+              2>&1 >/dev/null)
+        rc=$?
+        if [ $rc -eq 3 ]; then  # the variant refuses this type/operator (exit 3): nothing was run
+          [[ $waived == *"$1 $2 $3"* ]] || waived+=" ($1 $2 $3 waived)"
+          continue
+        fi
+        runs=$((runs + $5 * $(count "$4")))
+        if [ $rc -ne 0 ]; then
+          failed=$((failed + 1))
+          echo "$out" | grep -E "FAIL|watchdog|error" | head -5 | sed "s/^/    $name: /"
+        fi
+      done
     done
   done
   echo "$([ $failed -eq 0 ] && echo ok || echo FAIL) $name: $runs verified runs ($rounds per size at $small; $large_repeat at $big), $failed failing checks$waived, $((SECONDS - begin)) s"

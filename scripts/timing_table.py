@@ -16,3 +16,28 @@ def load(path):
     if missing:
         raise ValueError(f"{path}: missing columns {sorted(missing)}")
     return header, rows
+
+
+# Scan rows say "inclusive" or "exclusive" in their mode column; the applications' rows name
+# what they do instead (segmented-inclusive, x>0, ascending: src/common/applications.cuh), so
+# the scan charts and tables never mix them in.
+SCAN_MODES = ("inclusive", "exclusive")
+
+
+def scan_rows(rows):
+    return rows[rows["mode"].isin(SCAN_MODES)]
+
+
+def application_rows(rows):
+    return rows[~rows["mode"].isin(SCAN_MODES)]
+
+
+def application_groups(rows):
+    """[(label, ours, reference)] per application in the rows: the rows of one (op, mode) pair
+    are one application; its variant named cub_* is the reference, the others are ours."""
+    groups = []
+    for (op, mode), group in application_rows(rows).groupby(["op", "mode"], sort=True):
+        variants = sorted(group["variant"].unique())
+        reference = next((v for v in variants if v.startswith("cub_")), None)
+        groups.append((f"{op} {mode}", [v for v in variants if v != reference], reference))
+    return groups

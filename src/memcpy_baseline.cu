@@ -19,7 +19,8 @@
 #include "common/harness.cuh"
 
 struct MemcpyBaseline : zoo::VariantDefaults {
-  static constexpr bool kIsCopy = true;
+  template <class T, class Op>
+  using Problem = zoo::CopyProblem<T, Op>;  // checked as a copy: output == input
 
   template <class T, class Op>
   static void run(const T* in, T* out, std::int64_t n, zoo::ScanKind, zoo::Workspace, cudaStream_t stream) {

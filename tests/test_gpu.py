@@ -140,9 +140,10 @@ def test_input_output_files(gpu, tmp_path, seed):
 
 
 # One variant per distinct code path for 64-bit offsets: the tree tile and the coarsened tile
-# under the shared hierarchy driver, reduce-then-scan's own driver, and CUB.
+# under the shared hierarchy driver, reduce-then-scan's own driver, CUB, and stream compaction's
+# 64-bit tile counts (two-field descriptors above 2^32 - 1 elements).
 @pytest.mark.parametrize("variant", ["hierarchical_kogge_stone", "hierarchical_warp_tiled_coarsening_optimized",
-                                     "reduce_then_scan", "cub_scan"])
+                                     "reduce_then_scan", "cub_scan", "stream_compaction"])
 def test_n_beyond_2_to_the_32(gpu, variant):
     n = 2**32 + 3
     if int(gpu["memory_bytes"]) < 2 * 4 * n + (4 << 30):

@@ -33,6 +33,7 @@ struct Options {
   double timeout_s = 60.0;                 // watchdog: longest wait for any one GPU step
   double budget_ms = 0;                    // skip an N whose one run is predicted to exceed this
   std::string input_path, output_path;     // scan a user's raw little-endian array
+  std::int64_t segment_length = 0;         // segmented scans: mean segment length (0: their default)
   bool help = false;
   bool device_info = false;                // print the GPU description header and exit
   bool inject_hang = false;                // test-only: make the verified scan never finish
@@ -58,6 +59,8 @@ inline std::string usage_text() {
       "                    from a smaller N of the same list, would take longer than MS\n"
       "  --input FILE      scan FILE, a raw little-endian array of --type (N = file size)\n"
       "  --output FILE     write the scanned array to FILE (one combination only)\n"
+      "  --segment-length L  segmented scans only: mean length of the random segments\n"
+      "                    (default 1024; 1: every element its own segment; > N: one segment)\n"
       "  --device-info     print the GPU description as '# key: value' lines and exit\n"
       "  --inject-hang     test only: the scan never finishes (single-pass: tile 0 never\n"
       "                    publishes; others: a stand-in kernel), to exercise the watchdog\n"
@@ -208,6 +211,14 @@ inline Options parse_command_line(int argc, char** argv) {
     }
     else if (arg == "--input") options.input_path = take_value();
     else if (arg == "--output") options.output_path = take_value();
+    else if (arg == "--segment-length") {
+      try {
+        options.segment_length = parse_size(take_value());
+      } catch (const UsageError& error) {
+        throw UsageError(std::string("--segment-length: ") + error.what());
+      }
+      if (options.segment_length < 1) throw UsageError("--segment-length expects a length >= 1");
+    }
     else if (arg == "--device-info") { reject_value(); options.device_info = true; }
     else if (arg == "--inject-hang") { reject_value(); options.inject_hang = true; }
     else if (arg.size() > 1 && arg[0] == '-' && !(arg[1] >= '0' && arg[1] <= '9'))

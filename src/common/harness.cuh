@@ -15,9 +15,13 @@
 //   ZOO_MAIN(MyScan)
 //
 // Optional members (defaults in VariantDefaults): `using Types = zoo::TypeList<...>` to build
-// for fewer element types, `unsupported_reason<T, Op>(kind)` to refuse a combination before it
-// runs and `refusal_after_run<T, Op>(n, workspace, stream)` to refuse a result the data made
-// unrepresentable (both exit code 3), and `kIsCopy` for the memcpy row (check: output == input).
+// for fewer element types; `unsupported_reason<T, Op>(kind)` to refuse a combination before it
+// runs, `unsupported_size(n)` to refuse a size, and `refusal_after_run<T, Op>(n, workspace,
+// stream)` to refuse a result the data made unrepresentable (all exit code 3); and
+// `template <class T, class Op> using Problem = ...` for a variant that solves something other
+// than a scan (problem.cuh: the memcpy row's copy; applications.cuh: segmented scan, stream
+// compaction, sort). The problem owns the inputs, the output, the CPU check and the signature
+// of run(); the harness owns everything else.
 // The binary's name, and the name in its rows, is the .cu file's stem.
 #pragma once
 
@@ -42,18 +46,22 @@
 #include "cli.hpp"
 #include "cuda_check.cuh"
 #include "ops.cuh"
+#include "problem.cuh"
 #include "reference.hpp"
 
 namespace zoo {
 
 struct VariantDefaults {
   using Types = AllTypes;
-  static constexpr bool kIsCopy = false;
+  template <class T, class Op>
+  using Problem = ScanProblem<T, Op>;
   static constexpr std::int64_t kTileItems = 0;  // 0: the variant has no tile (e.g. sequential)
   // True where the kernel honours detail::g_silent_tile (--inject-hang): the single-pass scans.
   static constexpr bool kHasSilentTile = false;
   template <class T, class Op>
   static const char* unsupported_reason(ScanKind) { return nullptr; }
+  // A size the variant cannot handle (exit code 3, WAIVED row), e.g. one beyond 32-bit offsets.
+  static const char* unsupported_size(std::int64_t) { return nullptr; }
   template <class T, class Op>
   static std::size_t workspace_bytes(std::int64_t) { return 0; }
   // Called after the verified run has finished: a variant that found the data beyond what it
@@ -88,6 +96,13 @@ template <class Fn, class... Os>
 void with_op(const std::string& name, OpList<Os...>, Fn&& fn) {
   ((name == Os::name ? (fn(Os{}), 0) : 0), ...);
 }
+
+// The problem type of a variant at its first element type: for the traits that do not depend on
+// the type or operator (which inputs and options it takes).
+template <class T, class... Ts>
+T first_type(TypeList<T, Ts...>);
+template <class Variant>
+using SampleProblem = typename Variant::template Problem<decltype(first_type(typename Variant::Types{})), Sum>;
 
 inline std::string variant_name_from_file(const char* file) {
   std::string name(file);
@@ -182,28 +197,6 @@ class L2Flusher {
  private:
   int4* buffer_ = nullptr;  // kept for the life of the process
   std::size_t bytes_ = 0;
-};
-
-// Owning device allocation; a failed allocation is reported, not fatal (exit code 4 row).
-struct DeviceBuffer {
-  void* pointer = nullptr;
-  DeviceBuffer() = default;
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-  ~DeviceBuffer() {
-    if (pointer) cudaFree(pointer);
-  }
-  bool allocate(std::size_t bytes) {
-    if (bytes == 0) return true;
-    cudaError_t status = cudaMalloc(&pointer, bytes);
-    if (status == cudaErrorMemoryAllocation) {
-      (void)cudaGetLastError();  // not sticky: clear it and report
-      pointer = nullptr;
-      return false;
-    }
-    ZOO_CUDA(status);
-    return true;
-  }
 };
 
 struct Stats {
@@ -374,18 +367,26 @@ inline std::string human_bytes(double bytes) {
   return text;
 }
 
-// Verifies, then times, one (type, op, mode, n) combination. Returns its exit code.
+// Verifies, then times, one (type, op, mode, n) combination of the variant's problem
+// (problem.cuh). Returns its exit code.
 template <class Variant, class T, class Op>
 int run_combination(Session& session, ScanKind kind, std::int64_t n, const T* file_input) {
+  using Problem = typename Variant::template Problem<T, Op>;
   const Options& options = session.options;
   const RowLabel& row = current_row();
   const std::string label = row.variant + " " + row.type + " " + row.op + " " + row.mode +
                             " n=" + std::to_string(n);
-  if (n == 0) {  // the empty scan: nothing to launch, nothing to check
-    std::fprintf(stderr, "%s: empty scan, nothing to do: PASS\n", label.c_str());
+  if (n == 0) {  // the empty problem: nothing to launch, nothing to check
+    std::fprintf(stderr, "%s: empty input, nothing to do: PASS\n", label.c_str());
     write_output_file(options.output_path, static_cast<const T*>(nullptr), 0);
     print_untimed_row(row, "PASS");
     return kExitPass;
+  }
+
+  if (const char* reason = Variant::unsupported_size(n)) {
+    std::fprintf(stderr, "%s: not supported: %s\n", label.c_str(), reason);
+    print_untimed_row(row, "WAIVED");
+    return kExitUnsupported;
   }
 
   // ---- budget: a slow variant stops growing N once one run would take too long ----
@@ -403,32 +404,27 @@ int run_combination(Session& session, ScanKind kind, std::int64_t n, const T* fi
   }
 
   // ---- memory: check first, so a size that cannot fit gets a clear answer ----
-  const std::size_t data_bytes = static_cast<std::size_t>(n) * sizeof(T);
+  Problem problem(n, kind, options, file_input);
   const std::size_t workspace_bytes = Variant::template workspace_bytes<T, Op>(n);
-  const std::size_t needed = 2 * data_bytes + workspace_bytes;
+  const std::size_t needed = problem.device_bytes() + workspace_bytes;
   std::size_t free_bytes = 0, total_bytes = 0;
   ZOO_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
-  DeviceBuffer d_in, d_out, d_workspace;
-  if (needed > free_bytes || !d_in.allocate(data_bytes) || !d_out.allocate(data_bytes) ||
-      !d_workspace.allocate(workspace_bytes)) {
+  DeviceBuffer d_workspace;
+  if (needed > free_bytes || !problem.allocate_device() || !d_workspace.allocate(workspace_bytes)) {
     std::fprintf(stderr,
-                 "%s: not enough device memory: needs %zu bytes (%s: input and output %zu each, "
-                 "workspace %zu); %zu bytes (%s) free of %zu\n",
-                 label.c_str(), needed, human_bytes(double(needed)).c_str(), data_bytes,
+                 "%s: not enough device memory: needs %zu bytes (%s: %s, workspace %zu); "
+                 "%zu bytes (%s) free of %zu\n",
+                 label.c_str(), needed, human_bytes(double(needed)).c_str(), problem.device_bytes_detail().c_str(),
                  workspace_bytes, free_bytes, human_bytes(double(free_bytes)).c_str(), total_bytes);
     print_untimed_row(row, "SKIPPED(device-memory)");
     return kExitCudaOrMemory;
   }
-  std::unique_ptr<T[]> generated(file_input ? nullptr : new (std::nothrow) T[n]);
-  std::unique_ptr<T[]> h_out(new (std::nothrow) T[n]);
-  if ((!file_input && !generated) || !h_out) {
-    std::fprintf(stderr, "%s: not enough host memory: needs %zu bytes for input and output\n",
-                 label.c_str(), 2 * data_bytes);
+  if (!problem.allocate_host()) {
+    std::fprintf(stderr, "%s: not enough host memory: needs %zu bytes for inputs and output\n", label.c_str(),
+                 problem.host_bytes());
     print_untimed_row(row, "SKIPPED(host-memory)");
     return kExitCudaOrMemory;
   }
-  T* in = static_cast<T*>(d_in.pointer);
-  T* out = static_cast<T*>(d_out.pointer);
   const Workspace workspace{d_workspace.pointer, workspace_bytes};
   cudaStream_t stream = session.stream;
   // The workspace starts zeroed, once, outside timing (like its allocation). Variants that reset
@@ -437,26 +433,18 @@ int run_combination(Session& session, ScanKind kind, std::int64_t n, const T* fi
   if (workspace_bytes) ZOO_CUDA(cudaMemsetAsync(workspace.data, 0, workspace_bytes, stream));
 
   // ---- verified runs (--repeat K of them): fresh input each round, poisoned output, one full
-  // scan, every element checked. Round 0's data depends only on (seed, type, op, mode, n).
-  const T* h_in = file_input;
+  // run, every element checked. Round 0's data depends only on (seed, type, op, mode, n).
   for (int round = 0; round < options.repeat; ++round) {
-    if (!file_input) {
-      generate_input(generated.get(), n, combination_seed(options.seed, row) ^ mix64(round));
-      h_in = generated.get();
-    }
-    ZOO_CUDA(cudaMemcpyAsync(in, h_in, data_bytes, cudaMemcpyHostToDevice, stream));
-    // 0xA5 bytes: a NaN-free float (-2.9e-16) and an int (-1.5e9) that the [-8, 8] data can
-    // never produce, so an element the scan forgot to write cannot pass by luck.
-    ZOO_CUDA(cudaMemsetAsync(out, 0xA5, data_bytes, stream));
+    problem.prepare(combination_seed(options.seed, row) ^ mix64(round), stream);
     if (options.inject_hang && Variant::kHasSilentTile && n > Variant::kTileItems) {
       std::fprintf(stderr, "%s: --inject-hang: tile 0 never publishes; every later tile waits for it\n",
                    label.c_str());
       const std::int64_t silent_tile = 0;
       ZOO_CUDA(cudaMemcpyToSymbolAsync(detail::g_silent_tile, &silent_tile, sizeof silent_tile, 0,
                                        cudaMemcpyHostToDevice, stream));
-      Variant::template run<T, Op>(in, out, n, kind, workspace, stream);
+      problem.template run<Variant>(workspace, stream);
       ZOO_CHECK_LAUNCH();
-      wait_or_die(stream, "the verified scan (--inject-hang: tile 0 never publishes)");
+      wait_or_die(stream, "the verified run (--inject-hang: tile 0 never publishes)");
     } else if (options.inject_hang) {
       std::fprintf(stderr, "%s: --inject-hang: a kernel that never finishes\n", label.c_str());
       DeviceBuffer flag;
@@ -464,12 +452,12 @@ int run_combination(Session& session, ScanKind kind, std::int64_t n, const T* fi
       ZOO_CUDA(cudaMemsetAsync(flag.pointer, 0, sizeof(int), stream));
       never_finishing_kernel<<<1, 1, 0, stream>>>(static_cast<const int*>(flag.pointer));
       ZOO_CHECK_LAUNCH();
-      wait_or_die(stream, "the verified scan (--inject-hang)");
+      wait_or_die(stream, "the verified run (--inject-hang)");
     }
     const auto verified_began = std::chrono::steady_clock::now();
-    Variant::template run<T, Op>(in, out, n, kind, workspace, stream);
+    problem.template run<Variant>(workspace, stream);
     ZOO_CHECK_LAUNCH();
-    wait_or_die(stream, "the verified scan");
+    wait_or_die(stream, "the verified run");
     const double verified_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - verified_began).count();
     if (const char* refusal = Variant::template refusal_after_run<T, Op>(n, workspace, stream)) {
@@ -479,19 +467,18 @@ int run_combination(Session& session, ScanKind kind, std::int64_t n, const T* fi
     }
     if (previous == session.verified_run_ms.end() || previous->second.first < n)
       session.verified_run_ms[combination_key] = {n, verified_ms};
-    ZOO_CUDA(cudaMemcpyAsync(h_out.get(), out, data_bytes, cudaMemcpyDeviceToHost, stream));
+    problem.download(stream);
     wait_or_die(stream, "the copy of the result to the host");
 
-    const bool exact = file_input == nullptr;
-    VerifyResult check = Variant::kIsCopy ? verify_copy(h_in, h_out.get(), n)
-                                          : verify_scan<T, Op>(h_in, h_out.get(), n, kind, exact);
+    const VerifyResult check = problem.verify();
     if (!check.ok()) {
+      std::string where = "index " + std::to_string(check.first_bad);
+      if (!check.note.empty()) where = check.first_bad < 0 ? check.note : where + " (" + check.note + ")";
       std::fprintf(stderr,
-                   "%s: GPU vs CPU check: FAIL (round %d of %d): %lld of %lld elements wrong; first at index "
-                   "%lld: expected %s, got %s\n",
+                   "%s: GPU vs CPU check: FAIL (round %d of %d): %lld of %lld elements wrong; first at %s: "
+                   "expected %s, got %s\n",
                    label.c_str(), round + 1, options.repeat, static_cast<long long>(check.mismatches),
-                   static_cast<long long>(n), static_cast<long long>(check.first_bad), check.expected.c_str(),
-                   check.got.c_str());
+                   static_cast<long long>(n), where.c_str(), check.expected.c_str(), check.got.c_str());
       print_untimed_row(row, "FAIL");
       return kExitVerifyFailed;
     }
@@ -501,14 +488,14 @@ int run_combination(Session& session, ScanKind kind, std::int64_t n, const T* fi
   else
     std::fprintf(stderr, "%s: GPU vs CPU check: PASS\n", label.c_str());
 
-  write_output_file(options.output_path, h_out.get(), n);
+  write_output_file(options.output_path, problem.output(), problem.output_count());
   if (options.check_only) {
     print_untimed_row(row, "PASS");
     return kExitPass;
   }
 
-  const Stats stats = time_reps(session, [&] { Variant::template run<T, Op>(in, out, n, kind, workspace, stream); });
-  const double gbps = 2.0 * double(data_bytes) / (stats.median_ms * 1e-3) / 1e9;
+  const Stats stats = time_reps(session, [&] { problem.template run<Variant>(workspace, stream); });
+  const double gbps = problem.bytes_moved() / (stats.median_ms * 1e-3) / 1e9;
   std::fprintf(stderr, "%s: Time taken: %.4f ms (median of %d reps, min %.4f, max %.4f, %s L2): %.1f GB/s\n",
                label.c_str(), stats.median_ms, stats.reps, stats.min_ms, stats.max_ms,
                options.hot ? "hot" : "cold", gbps);
@@ -563,6 +550,16 @@ int harness_main(int argc, char** argv, const char* variant_file) {
     return kExitPass;
   }
   g_timeout_s = options.timeout_s;
+  using Sample = SampleProblem<Variant>;
+  if (!options.input_path.empty() && !Sample::kTakesInputFile) {
+    std::fprintf(stderr, "%s: error: --input is not supported: this variant generates its own input (%s)\n",
+                 session.variant.c_str(), Sample::kInputDescription);
+    return kExitUsage;
+  }
+  if (options.segment_length > 0 && !Sample::kUsesSegmentLength) {
+    std::fprintf(stderr, "%s: error: --segment-length is for the segmented scans only\n", session.variant.c_str());
+    return kExitUsage;
+  }
 
   // The file input is read before the GPU is touched: a bad file is a usage error (exit 2).
   std::vector<char> file_bytes;
@@ -602,7 +599,9 @@ int harness_main(int argc, char** argv, const char* variant_file) {
               reason = "this variant is not built for this element type";
             } else {
               with_op(op, AllOps{}, [&](auto o) {
-                reason = Variant::template unsupported_reason<T, decltype(o)>(kind);
+                using Problem = typename Variant::template Problem<T, decltype(o)>;
+                reason = Problem::unsupported_reason(kind);
+                if (!reason) reason = Variant::template unsupported_reason<T, decltype(o)>(kind);
               });
             }
           });
@@ -631,6 +630,10 @@ int harness_main(int argc, char** argv, const char* variant_file) {
       if constexpr (contains<T>(typename Variant::Types{})) {
         const T* file_input = file_bytes.empty() ? nullptr : reinterpret_cast<const T*>(file_bytes.data());
         with_op(combination.op, AllOps{}, [&](auto o) {
+          // The row names what the problem does (a sort's rows say "sort", not "sum").
+          using Problem = typename Variant::template Problem<T, decltype(o)>;
+          row.op = Problem::op_label();
+          row.mode = Problem::mode_label(combination.kind);
           int code = run_combination<Variant, T, decltype(o)>(session, combination.kind, combination.n, file_input);
           session.exit_code = worse_exit(session.exit_code, code);
         });

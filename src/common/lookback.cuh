@@ -95,8 +95,12 @@ using LookbackBackoff = SleepBackoff<600, 300>;
 // away), finds the reduction of every earlier tile with `walk` (called by every lane of warp 0,
 // after the back-off's first sleep; it returns that reduction), publishes its INCLUSIVE value and
 // hands the prefix to the whole block.
+// A `closed` tile is one whose total does not depend on what comes before it: in a segmented
+// scan (segmented.cuh), a tile that contains a segment start, whose total is the reduction
+// since its last start. It publishes that total as INCLUSIVE at once, so that no successor's walk
+// goes past it; it still walks back itself, for its elements before its first segment start.
 template <class T, class Op, class Backoff, class State, class Walk>
-__device__ T decoupled_lookback(const State& state, std::int64_t tile, T total, Walk&& walk) {
+__device__ T decoupled_lookback(const State& state, std::int64_t tile, T total, bool closed, Walk&& walk) {
   __shared__ T carry;
   if (warp_id() == 0) {
     const bool leader = lane_id() == 0;
@@ -104,11 +108,11 @@ __device__ T decoupled_lookback(const State& state, std::int64_t tile, T total, 
     if (tile == 0) {
       if (leader) state.publish(0, kTileInclusive, total);
     } else {
-      if (leader) state.publish(tile, kTileAggregate, total);
+      if (leader) state.publish(tile, closed ? kTileInclusive : kTileAggregate, total);
       Backoff::before_first_poll();
       prefix = walk();
       state.after_polls();
-      if (leader) state.publish(tile, kTileInclusive, Op{}(prefix, total));
+      if (leader && !closed) state.publish(tile, kTileInclusive, Op{}(prefix, total));
     }
     if (leader) carry = prefix;
   }
@@ -125,8 +129,8 @@ struct SerialLookback {
   // descriptor (32 lanes reading one word make one request), the control flow stays warp-uniform,
   // and ptxas keeps it spill-free (as thread 0 alone, sleeping inside the loop cost a 4-byte spill).
   template <class T, class Op>
-  __device__ T get(T total) const {
-    return decoupled_lookback<T, Op, Backoff>(state, tile, total, [&] {
+  __device__ T get(T total, bool closed = false) const {
+    return decoupled_lookback<T, Op, Backoff>(state, tile, total, closed, [&] {
       const Op op;
       T prefix = Op::template identity<T>();
       for (std::int64_t i = tile - 1;; --i) {
@@ -145,8 +149,8 @@ struct WarpLookback {
   std::int64_t tile;
 
   template <class T, class Op>
-  __device__ T get(T total) const {
-    return decoupled_lookback<T, Op, Backoff>(state, tile, total, [&] {
+  __device__ T get(T total, bool closed = false) const {
+    return decoupled_lookback<T, Op, Backoff>(state, tile, total, closed, [&] {
       const Op op;
       const T identity = Op::template identity<T>();
       const int lane = lane_id();

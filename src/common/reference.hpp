@@ -90,6 +90,7 @@ struct VerifyResult {
   std::int64_t mismatches = 0;
   std::int64_t first_bad = -1;
   std::string expected, got;  // at first_bad
+  std::string note;           // what first_bad is, where it is not an output element's index
   bool ok() const { return mismatches == 0; }
 
   template <class T>
@@ -119,60 +120,72 @@ inline VerifyResult merge_chunk_results(const std::vector<VerifyResult>& results
 // any summation order may legitimately produce.
 constexpr double kFloatSumTolerance = 1e-4;
 
+// The parallel three-pass scan behind the checks: pass 1 reduces each chunk, pass 2 scans the
+// chunk totals serially (each chunk's carry-in), pass 3 re-scans each chunk from its carry-in and
+// calls check(result, i, before, after) with the accumulator before and after element i.
+// `element(i)` is input i as an accumulator, `combine(a, b)` the operator (a earlier than b).
+template <class Acc, class Element, class Combine, class Check>
+VerifyResult chunked_scan_check(std::int64_t n, int chunks, Acc identity, Element&& element, Combine&& combine,
+                                Check&& check) {
+  if (chunks <= 0) chunks = default_chunks(n);
+  std::vector<Acc> chunk_total(chunks, identity);
+  parallel_chunks(n, chunks, [&](std::int64_t begin, std::int64_t end, int c) {
+    Acc total = identity;
+    for (std::int64_t i = begin; i < end; ++i) total = combine(total, element(i));
+    chunk_total[c] = total;
+  });
+  std::vector<Acc> carry(chunks, identity);
+  Acc running = identity;
+  for (int c = 0; c < chunks; ++c) {
+    carry[c] = running;
+    running = combine(running, chunk_total[c]);
+  }
+  std::vector<VerifyResult> results(chunks);
+  parallel_chunks(n, chunks, [&](std::int64_t begin, std::int64_t end, int c) {
+    Acc acc = carry[c];
+    for (std::int64_t i = begin; i < end; ++i) {
+      const Acc before = acc;
+      acc = combine(acc, element(i));
+      check(results[c], i, before, acc);
+    }
+  });
+  return merge_chunk_results(results);
+}
+
 // Compares got[0..n) with the scan of in[0..n) under Op, computed on the CPU in the wide type.
 template <class T, class Op>
 VerifyResult verify_scan(const T* in, const T* got, std::int64_t n, ScanKind kind, bool exact,
                          int chunks = 0) {
   using Wide = typename TypeInfo<T>::Wide;
   const Op op;
-  const bool tolerant = !exact && std::is_floating_point_v<T> && std::is_same_v<Op, Sum>;
-  if (chunks <= 0) chunks = default_chunks(n);
-
-  // Pass 1: each chunk's total (and its sum of magnitudes, for the tolerance).
-  std::vector<Wide> chunk_total(chunks, static_cast<Wide>(Op::template identity<T>()));
-  std::vector<double> chunk_magnitude(chunks, 0.0);
-  parallel_chunks(n, chunks, [&](std::int64_t begin, std::int64_t end, int c) {
-    Wide total = static_cast<Wide>(Op::template identity<T>());
-    double magnitude = 0.0;
-    for (std::int64_t i = begin; i < end; ++i) {
-      total = op(total, static_cast<Wide>(in[i]));
-      if (tolerant) magnitude += std::fabs(static_cast<double>(in[i]));
-    }
-    chunk_total[c] = total;
-    chunk_magnitude[c] = magnitude;
-  });
-
-  // Pass 2: carry-in of each chunk (exclusive scan of the chunk totals, sequential).
-  std::vector<Wide> carry(chunks);
-  std::vector<double> carry_magnitude(chunks);
-  Wide running = static_cast<Wide>(Op::template identity<T>());
-  double running_magnitude = 0.0;
-  for (int c = 0; c < chunks; ++c) {
-    carry[c] = running;
-    carry_magnitude[c] = running_magnitude;
-    running = op(running, chunk_total[c]);
-    running_magnitude += chunk_magnitude[c];
+  const Wide identity = static_cast<Wide>(Op::template identity<T>());
+  const auto expected = [kind](Wide before, Wide after) {
+    return narrow<T>(kind == ScanKind::Inclusive ? after : before);
+  };
+  if (exact || !std::is_floating_point_v<T> || !std::is_same_v<Op, Sum>) {
+    return chunked_scan_check(
+        n, chunks, identity, [in](std::int64_t i) { return static_cast<Wide>(in[i]); }, op,
+        [&](VerifyResult& result, std::int64_t i, Wide before, Wide after) {
+          const T want = expected(before, after);
+          if (!same_value(want, got[i])) result.record(i, want, got[i]);
+        });
   }
-
-  // Pass 3: re-scan each chunk from its carry-in and compare every element.
-  std::vector<VerifyResult> results(chunks);
-  parallel_chunks(n, chunks, [&](std::int64_t begin, std::int64_t end, int c) {
-    VerifyResult& result = results[c];
-    Wide acc = carry[c];
-    double magnitude = carry_magnitude[c];
-    for (std::int64_t i = begin; i < end; ++i) {
-      const Wide before = acc;
-      acc = op(acc, static_cast<Wide>(in[i]));
-      if (tolerant) magnitude += std::fabs(static_cast<double>(in[i]));
-      const T expected = narrow<T>(kind == ScanKind::Inclusive ? acc : before);
-      bool good = same_value(expected, got[i]);
-      if (!good && tolerant)
-        good = std::fabs(static_cast<double>(got[i]) - static_cast<double>(expected)) <=
-               kFloatSumTolerance * magnitude;
-      if (!good) result.record(i, expected, got[i]);
-    }
-  });
-  return merge_chunk_results(results);
+  // Tolerant: the accumulator also carries the sum of magnitudes up to each element.
+  struct Tracked {
+    Wide value;
+    double magnitude;
+  };
+  return chunked_scan_check(
+      n, chunks, Tracked{identity, 0.0},
+      [in](std::int64_t i) { return Tracked{static_cast<Wide>(in[i]), std::fabs(static_cast<double>(in[i]))}; },
+      [op](Tracked a, Tracked b) { return Tracked{op(a.value, b.value), a.magnitude + b.magnitude}; },
+      [&](VerifyResult& result, std::int64_t i, Tracked before, Tracked after) {
+        const T want = expected(before.value, after.value);
+        const bool good = same_value(want, got[i]) ||
+                          std::fabs(static_cast<double>(got[i]) - static_cast<double>(want)) <=
+                              kFloatSumTolerance * after.magnitude;
+        if (!good) result.record(i, want, got[i]);
+      });
 }
 
 // The check of a copy (memcpy_baseline): every output element equals its input element.

@@ -54,7 +54,9 @@
 
 #include <cstdint>
 #include <cstring>
+#include <mutex>
 #include <type_traits>
+#include <unordered_map>
 
 #include "cuda_check.cuh"
 
@@ -79,6 +81,27 @@ __host__ __device__ constexpr std::uint32_t tagged_status(std::uint32_t status, 
 __host__ __device__ constexpr std::uint32_t status_in_epoch(std::uint32_t word, std::uint32_t epoch) {
   return word >> 2 == epoch ? (word & 3u) : std::uint32_t(kTileInvalid);
 }
+
+// The epoch of each run of a workspace, on the host. Every run of a workspace must use an epoch
+// that no descriptor in it holds: consecutive numbers do, until they wrap at 2^30 (the status
+// word has 30 bits for it), where the workspace is zeroed again (one memset in a billion runs).
+// Keyed by the workspace's address: a new allocation at an old address is zero, and zero words
+// read as "not published" in every epoch.
+class RunEpochs {
+ public:
+  static std::uint32_t next(const Workspace& workspace, cudaStream_t stream) {
+    static std::mutex mutex;
+    static std::unordered_map<const void*, std::uint32_t> last;
+    const std::lock_guard<std::mutex> lock(mutex);
+    std::uint32_t& epoch = last[workspace.data];
+    epoch = (epoch + 1) & kEpochMask;
+    if (epoch == 0) {  // every epoch may be in the workspace now: start over from zero
+      ZOO_CUDA(cudaMemsetAsync(workspace.data, 0, workspace.bytes, stream));
+      epoch = 1;
+    }
+    return epoch;
+  }
+};
 
 enum class DescriptorSync { AcquireRelease, RelaxedPollsThenFence, Relaxed };
 

@@ -24,8 +24,8 @@
 //
 // One launch: CUB, and the other single-pass variants, launch twice per scan: a kernel (or
 // memset) that resets the tile descriptors, then the scan. Here every descriptor carries the
-// run's epoch (tile_state.cuh), a number the host gives each run of a workspace (RunEpochs
-// below), and a descriptor of another epoch reads as "not yet published": the previous run's
+// run's epoch (tile_state.cuh), a number the host gives each run of a workspace (RunEpochs,
+// tile_state.cuh), and a descriptor of another epoch reads as "not yet published": the previous run's
 // leftovers need no reset. The workspace must be zero when first used (the harness zeroes it once
 // at allocation, outside timing). A scan of one tile uses no descriptor: it is a plain block scan.
 //
@@ -45,10 +45,8 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <mutex>
 #include <string>
 #include <type_traits>
-#include <unordered_map>
 
 #include "block_scan.cuh"
 #include "cuda_check.cuh"
@@ -65,27 +63,6 @@ enum class BlockScanKind { WarpScans, Raking, Blelloch };
 enum class LookbackKind { Serial, Warp };
 enum class DescriptorKind { Packed64, TwoField };
 enum class GridKind { TilePerBlock, Persistent };
-
-// The epoch of each run of a workspace, on the host. Every run of a workspace must use an epoch
-// that no descriptor in it holds: consecutive numbers do, until they wrap at 2^30 (the status
-// word has 30 bits for it), where the workspace is zeroed again (one memset in a billion runs).
-// Keyed by the workspace's address: a new allocation at an old address is zero, and zero words
-// read as "not published" in every epoch.
-class RunEpochs {
- public:
-  static std::uint32_t next(const Workspace& workspace, cudaStream_t stream) {
-    static std::mutex mutex;
-    static std::unordered_map<const void*, std::uint32_t> last;
-    const std::lock_guard<std::mutex> lock(mutex);
-    std::uint32_t& epoch = last[workspace.data];
-    epoch = (epoch + 1) & kEpochMask;
-    if (epoch == 0) {  // every epoch may be in the workspace now: start over from zero
-      ZOO_CUDA(cudaMemsetAsync(workspace.data, 0, workspace.bytes, stream));
-      epoch = 1;
-    }
-    return epoch;
-  }
-};
 
 // A carry-in source that first runs `before` (every thread) and then asks `inner`: the
 // persistent grid issues the loads of its next tile there, after the block scan and before the

@@ -12,6 +12,10 @@
 // lanes at __syncwarp(), then writes, and meets them again before the next step reads.
 #pragma once
 
+#include <cuda/std/type_traits>
+
+#include <cstring>
+
 namespace zoo {
 
 constexpr int kWarpSize = 32;
@@ -19,6 +23,23 @@ constexpr unsigned kFullMask = 0xffffffffu;
 
 __device__ __forceinline__ int lane_id() { return threadIdx.x & (kWarpSize - 1); }
 __device__ __forceinline__ int warp_id() { return threadIdx.x / kWarpSize; }
+
+// __shfl_up_sync for any trivially copyable T: the built-in for arithmetic types, one shuffle per
+// 32-bit word for a struct (e.g. the (head, value) pairs of a segmented scan, segmented.cuh).
+template <class T>
+__device__ __forceinline__ T shuffle_up(T value, int offset) {
+  if constexpr (cuda::std::is_arithmetic_v<T>) {
+    return __shfl_up_sync(kFullMask, value, offset);
+  } else {
+    static_assert(sizeof(T) % 4 == 0, "shuffled structs are whole 32-bit words");
+    unsigned words[sizeof(T) / 4];
+    memcpy(words, &value, sizeof(T));
+#pragma unroll
+    for (int w = 0; w < int(sizeof(T) / 4); ++w) words[w] = __shfl_up_sync(kFullMask, words[w], offset);
+    memcpy(&value, words, sizeof(T));
+    return value;
+  }
+}
 
 struct ShuffleWarpScan {
   // Per-warp shared memory: none.
@@ -31,7 +52,7 @@ struct ShuffleWarpScan {
     const int lane = lane_id();
 #pragma unroll
     for (int offset = 1; offset < kWarpSize; offset *= 2) {
-      const T left = __shfl_up_sync(kFullMask, value, offset);
+      const T left = shuffle_up(value, offset);
       if (lane >= offset) value = op(left, value);
     }
     return value;
@@ -69,7 +90,7 @@ struct SmemWarpScan {
 // The exclusive prefix of a lane from the inclusive scan: the lane to its left, identity at 0.
 template <class T, class Op>
 __device__ __forceinline__ T exclusive_from_inclusive(T inclusive) {
-  const T left = __shfl_up_sync(kFullMask, inclusive, 1);
+  const T left = shuffle_up(inclusive, 1);
   return lane_id() == 0 ? Op::template identity<T>() : left;
 }
 

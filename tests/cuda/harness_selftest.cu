@@ -1,10 +1,12 @@
-// harness_selftest -- unit tests of the harness's host logic: the CPU reference, the
-// verification, the input generator and the command-line parser. No GPU is touched, so these run
+// harness_selftest -- unit tests of the harness's host logic: the CPU references and checks (of
+// the scans and of the applications), the input generators and the command-line parser. No GPU is touched, so these run
 // everywhere (tests/test_harness_cpu.py drives them, one pytest case per test here).
 //
 //   build/tests/harness_selftest --list     names of the tests
 //   build/tests/harness_selftest NAME       run one: prints "PASS NAME" or "FAIL NAME: why", exit 0/1
+#include <algorithm>
 #include <climits>
+#include <cstring>
 #include <cmath>
 #include <cstdio>
 #include <functional>
@@ -12,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "common/application_reference.hpp"
 #include "common/cli.hpp"
 #include "common/reference.hpp"
 
@@ -152,6 +155,90 @@ const std::vector<std::pair<std::string, std::function<void()>>> kTests = {
        got[1] = 5;
        expect(zoo::verify_copy(in.data(), got.data(), 3).first_bad == 1, "bad copy not caught at index 1");
      }},
+    {"segmented_scan_small", [] {
+       // Segments start where the label changes: [1 2] [3 4 5] [6].
+       const std::vector<std::uint8_t> labels{7, 7, 9, 9, 9, 3};
+       const std::vector<int> in{1, 2, 3, 4, 5, 6}, inclusive{1, 3, 3, 7, 12, 6}, exclusive{0, 1, 0, 3, 7, 0};
+       const auto check = [&](const std::vector<int>& got, ScanKind kind, int chunks) {
+         return zoo::verify_segmented_scan<int, zoo::Sum>(in.data(), labels.data(), got.data(), 6, kind, chunks);
+       };
+       for (int chunks : {1, 2, 4}) {
+         expect(check(inclusive, ScanKind::Inclusive, chunks).ok(), "correct inclusive output rejected");
+         expect(check(exclusive, ScanKind::Exclusive, chunks).ok(), "correct exclusive output rejected");
+       }
+       std::vector<int> wrong = inclusive;
+       wrong[2] = 6;  // 1 + 2 + 3: the scan did not restart at the segment start
+       expect(check(wrong, ScanKind::Inclusive, 2).first_bad == 2, "a missed restart was not caught at index 2");
+       const std::vector<int> plain_max{1, 2, 3, 4, 5, 6};
+       expect(zoo::verify_segmented_scan<int, zoo::Max>(in.data(), labels.data(), plain_max.data(), 6,
+                                                         ScanKind::Inclusive)
+                  .ok(),
+              "segmented max rejected");
+     }},
+    {"segment_labels_follow_the_mean_length", [] {
+       const std::int64_t n = 1 << 20;
+       std::vector<std::uint8_t> labels(n);
+       const auto segments = [&](std::int64_t mean) {
+         zoo::generate_segment_labels(labels.data(), n, 42, mean);
+         std::int64_t starts = 0;
+         for (std::int64_t i = 0; i < n; ++i) starts += zoo::starts_segment(labels.data(), i);
+         return starts;
+       };
+       expect(segments(1) == n, "mean 1: every element should start a segment");
+       expect(segments(std::int64_t(1) << 40) == 1, "a mean far beyond N should give one segment");
+       const std::int64_t thousand = segments(1000);
+       expect(thousand > n / 1000 * 9 / 10 && thousand < n / 1000 * 11 / 10, "mean 1000: " + std::to_string(thousand) + " segments");
+     }},
+    {"compaction_check", [] {
+       const std::vector<int> in{3, -1, 0, 5, -2, 7};
+       std::vector<int> got(6);
+       std::memset(got.data(), 0xA5, sizeof(int) * got.size());
+       got[0] = 3, got[1] = 5, got[2] = 7;
+       expect(zoo::verify_compaction(in.data(), 6, got.data(), 3, 0xA5).ok(), "correct compaction rejected");
+       const zoo::VerifyResult wrong_count = zoo::verify_compaction(in.data(), 6, got.data(), 4, 0xA5);
+       expect(!wrong_count.ok() && wrong_count.note == "the count of kept elements" && wrong_count.expected == "3",
+              "a wrong count was not reported as such");
+       got[4] = 0;
+       expect(zoo::verify_compaction(in.data(), 6, got.data(), 3, 0xA5).first_bad == 4,
+              "a write past the count was not caught");
+       got[4] = got[5];
+       std::swap(got[1], got[2]);
+       expect(zoo::verify_compaction(in.data(), 6, got.data(), 3, 0xA5).first_bad == 1, "the order was not checked");
+     }},
+    {"reference_sort_matches_std_sort", [] {
+       const std::int64_t n = 3 << 20;  // several chunks on a multi-core machine
+       std::vector<int> keys(n), got(n);
+       zoo::generate_keys(keys.data(), n, 7);
+       zoo::reference_sort(keys.data(), got.data(), n);
+       std::vector<int> want = keys;
+       std::sort(want.begin(), want.end());
+       expect(got == want, "int32 keys: the radix reference differs from std::sort");
+       std::vector<float> floats{2.5f, -0.0f, 0.0f, -1e30f, 1e-40f, -2.5f, 0.0f, -0.0f};
+       std::vector<float> sorted(floats.size());
+       zoo::reference_sort(floats.data(), sorted.data(), static_cast<std::int64_t>(floats.size()));
+       const std::vector<float> order{-1e30f, -2.5f, -0.0f, -0.0f, 0.0f, 0.0f, 1e-40f, 2.5f};
+       for (std::size_t i = 0; i < order.size(); ++i)
+         expect(std::memcmp(&sorted[i], &order[i], sizeof(float)) == 0, "float order wrong at " + std::to_string(i));
+       expect(zoo::verify_sort(floats.data(), sorted.data(), 8).ok(), "a correct float sort rejected");
+       std::swap(sorted[2], sorted[4]);  // +0.0 before -0.0: equal values, but not the radix order
+       expect(zoo::verify_sort(floats.data(), sorted.data(), 8).first_bad == 2, "the order of -0.0 and +0.0 not checked");
+     }},
+    {"sort_keys_are_full_range_and_finite", [] {
+       const std::int64_t n = 1 << 16;
+       std::vector<float> floats(n);
+       zoo::generate_keys(floats.data(), n, 3);
+       int negative = 0;
+       for (float f : floats) {
+         expect(std::isfinite(f), "a generated float key is not finite");
+         negative += f < 0;
+       }
+       expect(negative > n / 3 && negative < 2 * n / 3, "float keys are not spread over both signs");
+       std::vector<int> ints(n);
+       zoo::generate_keys(ints.data(), n, 3);
+       expect(*std::max_element(ints.begin(), ints.end()) > (1 << 30) &&
+                  *std::min_element(ints.begin(), ints.end()) < -(1 << 30),
+              "int32 keys do not cover the range");
+     }},
     {"size_syntax", [] {
        expect(zoo::parse_size("1048576") == 1048576, "plain");
        expect(zoo::parse_size("1M") == (1 << 20) && zoo::parse_size("64K") == 65536, "K/M suffixes");
@@ -177,6 +264,9 @@ const std::vector<std::pair<std::string, std::function<void()>>> kTests = {
        expect_args_fail({"5", "--output", "x.bin", "--type", "int32,float32"}, "one result");
        expect_args_fail({"--input", "x.bin", "--type", "int32,float32"}, "single --type");
        expect_args_fail({"5", "--timeout", "0"}, "positive");
+       expect(parse({"5", "--segment-length", "1K"}).segment_length == 1024, "--segment-length 1K");
+       expect_args_fail({"5", "--segment-length", "0"}, "length >= 1");
+       expect_args_fail({"5", "--segment-length", "x"}, "--segment-length: bad N");
      }},
 };
 

@@ -6,7 +6,8 @@
 
 struct Int32OnlyCopy : zoo::VariantDefaults {
   using Types = zoo::TypeList<std::int32_t>;
-  static constexpr bool kIsCopy = true;
+  template <class T, class Op>
+  using Problem = zoo::CopyProblem<T, Op>;  // checked as a copy: output == input
 
   template <class T, class Op>
   static const char* unsupported_reason(zoo::ScanKind kind) {

@@ -1,0 +1,234 @@
+// radix_sort -- an LSD radix sort of 32-bit keys whose digit offsets come from the zoo's
+// fastest scan (single_pass_scan_tuned).
+//
+// Idea: least-significant-digit radix sort (Hollerith's card sorters; on GPUs Satish, Harris &
+// Garland 2009, Merrill & Grimshaw 2011). Four passes, one per 8-bit digit, each a stable
+// counting sort of the keys by that digit, so after the last pass the keys are in order
+// (radix_keys.cuh maps int32 and float32 to unsigned words of the same order). A pass:
+//   1. histogram: each block counts the 256 digit values of its span of tiles (4096 keys each;
+//      shared-memory atomics) and writes them digit-major: counts[digit * blocks + block].
+//   2. scan: an exclusive sum over those 256 x blocks counts, by single_pass_scan_tuned's kernel
+//      (tuned_dispatch.cuh): offsets[digit * blocks + block] is where this block's keys with
+//      this digit go, after every key with a smaller digit and after this digit's keys in
+//      earlier blocks. That order is what makes each pass stable, and the scan is the whole point.
+//   3. scatter: each block walks its tiles in order. A tile ranks its keys stably within their
+//      digit (16 rounds of 256 keys in input order; in each, warps find equal digits with
+//      __match_any_sync and a shared table of per-warp digit counts turns them into ranks),
+//      packs itself sorted by digit in shared memory, and writes out: the keys of one digit go
+//      to consecutive addresses. Each digit's offset then moves on by the tile's count.
+// At most 2048 blocks: a block sorts a span of consecutive tiles, so that the count table stays
+// small (a column per tile would cost a scattered write per digit per 4096 keys).
+// The passes ping-pong between the output and a workspace copy: in -> tmp -> out -> tmp -> out.
+//
+// Work: O(N) per pass, 4 passes; depth: O(log tile) + the scan's, per pass. Launches: 12 (3 per
+// pass). Global traffic: per pass the keys are read twice (histogram, scatter) and written once,
+// plus the counts (negligible: 256 per block): 3 accesses per element per pass, 12 in all,
+// against about 9 for CUB's onesweep (one histogram pass over all digits, then one read and one
+// write per digit). The GB/s column counts 2 x 4 bytes per key (a copy's bytes), so a sort shows
+// as a fraction of memcpy.
+//
+// Constraints: int32 and float32 keys (floats: -0.0 before +0.0; the inputs have no NaN);
+// N < 2^32 (32-bit offsets, scanned as int32: the sums wrap exactly like uint32); --op sum
+// --inclusive only (the rows are labelled "sort ascending").
+//
+// In the charts (bench/applications.png): against cub_radix_sort (cub::DeviceRadixSort::SortKeys,
+// onesweep). The gap is the extra pass over the keys per digit and the 12 launches, which also
+// put a floor of ~12 launch latencies under small N.
+//
+// Run: make bin/radix_sort && ./bin/radix_sort 2^28
+#include "common/applications.cuh"
+#include "common/block_scan.cuh"
+#include "common/harness.cuh"
+#include "common/radix_keys.cuh"
+#include "common/tuned_dispatch.cuh"
+#include "common/warp_scan.cuh"
+
+namespace {
+
+using zoo::kRadixBuckets;
+
+constexpr int kThreads = 256;  // = kRadixBuckets: thread d owns digit d in the shared tables
+constexpr int kItems = 16;
+constexpr int kWarps = kThreads / zoo::kWarpSize;
+constexpr std::int64_t kTile = kThreads * kItems;
+static_assert(kThreads == kRadixBuckets, "one thread per digit value");
+
+// A block sorts a span of consecutive tiles, one after the other, so that the count table has one
+// column per block (a few thousand) rather than one per tile: the histogram's writes of a column
+// are strided, and a column per tile would cost a scattered 32-byte write per digit per 4096 keys.
+constexpr std::int64_t kMaxBlocks = 2048;
+
+struct Spans {
+  std::int64_t tiles, blocks, tiles_per_block;
+  explicit Spans(std::int64_t n)
+      : tiles(zoo::ceil_div(n, kTile)),
+        blocks(zoo::ceil_div(tiles, zoo::ceil_div(tiles, kMaxBlocks))),
+        tiles_per_block(zoo::ceil_div(tiles, kMaxBlocks)) {}
+  __device__ std::int64_t first_tile() const { return blockIdx.x * tiles_per_block; }
+  __device__ std::int64_t end_tile() const { return min(tiles, first_tile() + tiles_per_block); }
+};
+
+template <class T>
+__device__ std::uint32_t digit_of(T key, int pass) {
+  return zoo::radix_digit(zoo::RadixKey<T>::ordered(key), pass);
+}
+
+// Key k of thread t in a tile is element k * kThreads + t: each round k of 256 keys is loaded
+// coalesced, and (round, warp, lane) is the keys' order in the input, which the ranking keeps.
+__device__ int tile_valid(std::int64_t tile, std::int64_t n) { return static_cast<int>(min(kTile, n - tile * kTile)); }
+
+template <class T>
+__global__ void __launch_bounds__(kThreads)
+    radix_histogram_kernel(const T* keys, std::int64_t n, int pass, std::uint32_t* counts, Spans spans) {
+  __shared__ std::uint32_t histogram[kRadixBuckets];
+  histogram[threadIdx.x] = 0;
+  __syncthreads();
+  for (std::int64_t tile = spans.first_tile(); tile < spans.end_tile(); ++tile) {
+    const T* tile_keys = keys + tile * kTile;
+    const int valid = tile_valid(tile, n);
+#pragma unroll
+    for (int k = 0; k < kItems; ++k) {
+      const int i = k * kThreads + threadIdx.x;
+      if (i < valid) atomicAdd(&histogram[digit_of(tile_keys[i], pass)], 1u);
+    }
+  }
+  __syncthreads();
+  counts[threadIdx.x * spans.blocks + blockIdx.x] = histogram[threadIdx.x];
+}
+
+template <class T>
+__global__ void __launch_bounds__(kThreads)
+    radix_scatter_kernel(const T* in, T* out, std::int64_t n, int pass, const std::uint32_t* offsets, Spans spans) {
+  constexpr std::uint32_t kNone = kRadixBuckets;  // the digit of a slot past the end of the input
+  __shared__ std::uint32_t warp_counts[kWarps][kRadixBuckets];  // one round's counts, then ranks
+  __shared__ std::uint32_t digit_start[kRadixBuckets];          // in the tile sorted by digit
+  __shared__ std::uint32_t destination[kRadixBuckets];          // output index minus sorted index
+  __shared__ T sorted[kTile];
+  const int lane = zoo::lane_id(), warp = zoo::warp_id();
+  const unsigned lanes_before = (1u << lane) - 1u;
+  // Thread d: where the block's next key with digit d goes (the scan's offset for this column).
+  std::uint32_t next_out = offsets[threadIdx.x * spans.blocks + blockIdx.x];
+
+  for (std::int64_t tile = spans.first_tile(); tile < spans.end_tile(); ++tile) {
+    const T* tile_in = in + tile * kTile;
+    const int valid = tile_valid(tile, n);
+    T keys[kItems] = {};
+    std::uint32_t rank[kItems] = {};  // among the tile's keys with the same digit
+#pragma unroll
+    for (int k = 0; k < kItems; ++k) {
+      const int i = k * kThreads + threadIdx.x;
+      if (i < valid) keys[k] = tile_in[i];
+    }
+    std::uint32_t seen = 0;  // thread d: the tile's keys with digit d in the rounds so far
+#pragma unroll
+    for (int k = 0; k < kItems; ++k) {
+      const int i = k * kThreads + threadIdx.x;
+      const std::uint32_t digit = i < valid ? digit_of(keys[k], pass) : kNone;
+#pragma unroll
+      for (int w = 0; w < kWarps; ++w) warp_counts[w][threadIdx.x] = 0;
+      __syncthreads();
+      // Lanes of this warp with the same digit: the lowest of them records how many they are.
+      const unsigned peers = __match_any_sync(zoo::kFullMask, digit);
+      if (digit != kNone && (peers & lanes_before) == 0) warp_counts[warp][digit] = __popc(peers);
+      __syncthreads();
+      // Thread d turns the round's per-warp counts of digit d into each warp's first rank.
+      std::uint32_t first = seen;
+#pragma unroll
+      for (int w = 0; w < kWarps; ++w) {
+        const std::uint32_t count = warp_counts[w][threadIdx.x];
+        warp_counts[w][threadIdx.x] = first;
+        first += count;
+      }
+      seen = first;
+      __syncthreads();
+      if (digit != kNone) rank[k] = warp_counts[warp][digit] + __popc(peers & lanes_before);
+      __syncthreads();  // every rank is read before the next round clears the table
+    }
+
+    // Where each digit's keys start in the tile sorted by digit, and where they go in the output.
+    std::uint32_t tile_keys;
+    const std::uint32_t start =
+        zoo::WarpBlockScan<kThreads, zoo::ShuffleWarpScan>::exclusive<std::uint32_t, zoo::Sum>(seen, tile_keys);
+    digit_start[threadIdx.x] = start;
+    destination[threadIdx.x] = next_out - start;
+    next_out += seen;
+    __syncthreads();
+#pragma unroll
+    for (int k = 0; k < kItems; ++k) {
+      const int i = k * kThreads + threadIdx.x;
+      if (i < valid) sorted[digit_start[digit_of(keys[k], pass)] + rank[k]] = keys[k];
+    }
+    __syncthreads();
+    // The keys of one digit leave as one run of consecutive addresses.
+    for (int i = threadIdx.x; i < valid; i += kThreads) {
+      const T key = sorted[i];
+      out[destination[digit_of(key, pass)] + i] = key;
+    }
+    __syncthreads();  // sorted, digit_start and destination are free for the next tile
+  }
+}
+
+struct RadixSort : zoo::VariantDefaults {
+  template <class T, class Op>
+  using Problem = zoo::SortProblem<T, Op>;
+  static constexpr std::int64_t kTileItems = kTile;
+  static_assert(zoo::kRadixPasses % 2 == 0, "the passes ping-pong: an even number ends in the output");
+
+  static const char* unsupported_size(std::int64_t n) {
+    return n >= (std::int64_t(1) << 32) ? "the digit offsets are 32-bit: N must be below 2^32" : nullptr;
+  }
+
+  // The workspace: the ping-pong copy of the keys, the digit counts (256 x blocks), their scan,
+  // and the scan's own workspace.
+  struct Layout {
+    void* keys = nullptr;
+    std::int32_t* counts = nullptr;
+    std::int32_t* offsets = nullptr;
+    zoo::Workspace scan;
+  };
+  template <class T>
+  static Layout layout(zoo::WorkspaceCarver& carver, std::int64_t n) {
+    const std::int64_t entries = kRadixBuckets * Spans(n).blocks;
+    Layout layout;
+    layout.keys = carver.take<T>(static_cast<std::size_t>(n));
+    layout.counts = carver.take<std::int32_t>(static_cast<std::size_t>(entries));
+    layout.offsets = carver.take<std::int32_t>(static_cast<std::size_t>(entries));
+    layout.scan.bytes = zoo::TunedDispatch::workspace_bytes<std::int32_t, zoo::Sum>(entries);
+    layout.scan.data = carver.take<char>(layout.scan.bytes);
+    return layout;
+  }
+
+  template <class T, class Op>
+  static std::size_t workspace_bytes(std::int64_t n) {
+    zoo::WorkspaceCarver counter;
+    layout<T>(counter, n);
+    return counter.bytes();
+  }
+
+  template <class T>
+  static void run(const T* in, T* out, std::int64_t n, zoo::Workspace workspace, cudaStream_t stream) {
+    zoo::WorkspaceCarver carver(workspace.data);
+    const Layout buffers = layout<T>(carver, n);
+    const Spans spans(n);
+    // The counts are scanned as int32: a sum of uint32 counts below 2^32 has the same bits.
+    auto* counts = reinterpret_cast<std::uint32_t*>(buffers.counts);
+    const auto* offsets = reinterpret_cast<const std::uint32_t*>(buffers.offsets);
+    const T* from = in;
+    for (int pass = 0; pass < zoo::kRadixPasses; ++pass) {
+      T* to = pass % 2 == 0 ? static_cast<T*>(buffers.keys) : out;
+      radix_histogram_kernel<T><<<static_cast<unsigned>(spans.blocks), kThreads, 0, stream>>>(from, n, pass, counts,
+                                                                                             spans);
+      ZOO_CHECK_LAUNCH();
+      zoo::TunedDispatch::run<std::int32_t, zoo::Sum>(buffers.counts, buffers.offsets, kRadixBuckets * spans.blocks,
+                                                       zoo::ScanKind::Exclusive, buffers.scan, stream);
+      radix_scatter_kernel<T><<<static_cast<unsigned>(spans.blocks), kThreads, 0, stream>>>(from, to, n, pass, offsets,
+                                                                                          spans);
+      ZOO_CHECK_LAUNCH();
+      from = to;
+    }
+  }
+};
+
+}  // namespace
+
+ZOO_MAIN(RadixSort)

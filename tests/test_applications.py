@@ -1,0 +1,129 @@
+"""Tests of the scan applications: segmented scan, stream compaction and radix sort, ours and
+CUB's. test_gpu.py's edge-size sweep already runs every binary over every type, operator and
+mode; these add the inputs generated data does not reach (segment lengths from 1 to one
+segment, all or none of the elements kept, duplicate keys, signed zeros), the refusals, the
+watchdog and repeated runs on one workspace."""
+import numpy as np
+import pytest
+
+from conftest import BIN, OPS, TYPES, parse_rows, run
+
+PAIRS = {"segmented_scan": "cub_segmented_scan", "stream_compaction": "cub_select",
+         "radix_sort": "cub_radix_sort"}
+SEGMENTED = ["segmented_scan", "cub_segmented_scan"]
+COMPACTION = ["stream_compaction", "cub_select"]
+SORT = ["radix_sort", "cub_radix_sort"]
+
+
+# ---- no GPU needed: refusals are decided before the GPU is touched ----
+
+def test_segmented_scan_generates_its_own_input(tmp_path):
+    (tmp_path / "in.bin").write_bytes(np.arange(8, dtype=np.int32).tobytes())
+    result = run([BIN / "segmented_scan", "--input", tmp_path / "in.bin"])
+    assert result.returncode == 2 and "generates its own input" in result.stderr, result.stderr
+
+
+def test_segment_length_is_for_segmented_scans_only():
+    result = run([BIN / "stream_compaction", "1000", "--segment-length", "10"])
+    assert result.returncode == 2 and "segmented scans only" in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize("variant", COMPACTION + SORT)
+def test_operator_and_mode_refused_without_gpu(variant):
+    result = run([BIN / variant, "1000", "--op", "max", "--mode", "exclusive"])
+    assert result.returncode == 3, result.stderr
+    assert [r["status"] for r in parse_rows(result.stdout)] == ["WAIVED"]
+    assert "no operator or scan mode" in result.stderr
+
+
+# ---- on the GPU ----
+
+@pytest.mark.parametrize("length", ["1", "3", "4096", "2^40"])
+@pytest.mark.parametrize("variant", SEGMENTED)
+def test_segmented_scan_over_segment_lengths(gpu, seed, variant, length):
+    sizes = "1,4095,4096,4097,100000,2^22+5"
+    result = run([BIN / variant, sizes, "--segment-length", length, "--type", ",".join(TYPES), "--op", ",".join(OPS),
+                  "--mode", "inclusive,exclusive", "--check-only", "--seed", seed])
+    rows = parse_rows(result.stdout)
+    assert result.returncode == 0 and len(rows) == 6 * 2 * 3 * 2, result.stderr[-3000:]
+    assert all(r["status"] == "PASS" for r in rows)
+    assert {r["mode"] for r in rows} == {"segmented-inclusive", "segmented-exclusive"}
+
+
+@pytest.mark.parametrize("variant", COMPACTION)
+def test_compaction_of_given_inputs(gpu, tmp_path, variant):
+    rng = np.random.default_rng(5)
+    cases = {
+        "mixed": rng.integers(-2**31, 2**31, size=300_001, dtype=np.int32),
+        "all kept": rng.integers(1, 100, size=70_000, dtype=np.int32),
+        "none kept": -rng.integers(0, 100, size=70_000, dtype=np.int32),
+        "alternating": np.tile(np.array([5, -5], dtype=np.int32), 40_000),
+    }
+    for name, data in cases.items():
+        (tmp_path / "in.bin").write_bytes(data.tobytes())
+        result = run([BIN / variant, "--input", tmp_path / "in.bin", "--output", tmp_path / "out.bin", "--check-only"])
+        assert result.returncode == 0, f"{name}: {result.stderr}"
+        assert parse_rows(result.stdout)[0]["op"] == "select"
+        got = np.frombuffer((tmp_path / "out.bin").read_bytes(), dtype=np.int32)
+        assert np.array_equal(got, data[data > 0]), name
+
+
+def ordered_keys(keys):
+    """The radix order of int32 / float32 keys as uint32 (radix_keys.cuh), for a reference sort."""
+    bits = keys.view(np.uint32)
+    if keys.dtype == np.float32:
+        return np.where(bits >> 31 == 1, ~bits, bits ^ np.uint32(0x80000000))
+    return bits ^ np.uint32(0x80000000)
+
+
+@pytest.mark.parametrize("variant", SORT)
+def test_sort_of_given_keys(gpu, tmp_path, variant):
+    rng = np.random.default_rng(9)
+    cases = {
+        "int32 duplicates": (rng.integers(-3, 3, size=500_001, dtype=np.int32), "int32"),
+        "int32 extremes": (np.array([2**31 - 1, -2**31, 0, -1, 1] * 1000, dtype=np.int32), "int32"),
+        "float32 signed zeros and tiny": (np.array([0.0, -0.0, 1e-40, -1e-40, 3.5, -3.5, 3e38, -3e38] * 5000,
+                                                   dtype=np.float32), "float32"),
+        "float32 normal": (rng.standard_normal(262_147).astype(np.float32), "float32"),
+    }
+    for name, (data, dtype) in cases.items():
+        (tmp_path / "in.bin").write_bytes(data.tobytes())
+        result = run([BIN / variant, "--input", tmp_path / "in.bin", "--type", dtype, "--output",
+                      tmp_path / "out.bin", "--check-only"])
+        assert result.returncode == 0, f"{name}: {result.stderr}"
+        got = np.frombuffer((tmp_path / "out.bin").read_bytes(), dtype=data.dtype)
+        want = data[np.argsort(ordered_keys(data), kind="stable")]
+        assert np.array_equal(got.view(np.uint32), want.view(np.uint32)), name
+
+
+def test_radix_sort_refuses_sizes_beyond_its_offsets(gpu):
+    result = run([BIN / "radix_sort", "2^32", "--check-only"])
+    assert result.returncode == 3, result.stderr
+    assert parse_rows(result.stdout)[0]["status"] == "WAIVED" and "32-bit" in result.stderr
+
+
+# The single-pass applications wait on their predecessors' descriptors: the hang hook makes
+# tile 0 silent, so the watchdog must end the run (exit 5), and the GPU must be usable after.
+@pytest.mark.parametrize("variant", ["segmented_scan", "stream_compaction"])
+def test_watchdog_ends_a_hung_application(gpu, variant):
+    result = run([BIN / variant, "2^20", "--inject-hang", "--timeout", "2"], timeout=60)
+    assert result.returncode == 5 and "tile 0 never publishes" in result.stderr, result.stderr
+    assert parse_rows(result.stdout)[-1]["status"] == "HANG"
+    assert run([BIN / variant, "2^20", "--check-only"], timeout=60).returncode == 0
+
+
+# Repeated runs in one process reuse the workspace: the one-launch applications rely on each run
+# taking a new descriptor epoch, the sort on its ping-pong buffer and the tuned scan inside it.
+@pytest.mark.parametrize("variant", ["segmented_scan", "stream_compaction", "radix_sort"])
+def test_repeated_runs_on_one_workspace(gpu, variant):
+    result = run([BIN / variant, "4097,2^20+3", "--repeat", "30", "--check-only"])
+    assert result.returncode == 0 and result.stderr.count("PASS (30 rounds, fresh data each)") == 2, result.stderr
+
+
+@pytest.mark.parametrize("ours", list(PAIRS))
+def test_timed_rows_of_each_application_and_its_cub_reference(gpu, ours):
+    for variant in (ours, PAIRS[ours]):
+        result = run([BIN / variant, "2^16,2^20", "--reps", "5"])
+        rows = parse_rows(result.stdout)
+        assert result.returncode == 0 and [r["status"] for r in rows] == ["PASS", "PASS"], result.stderr
+        assert all(float(r["median_ms"]) > 0 and float(r["gbps"]) > 0 for r in rows)
