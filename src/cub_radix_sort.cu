@@ -12,7 +12,8 @@
 // 9 accesses per element (one histogram read of the keys, then a read and a write per pass);
 // the GB/s column counts 2 x 4 bytes per key (a copy's bytes), as for radix_sort.
 //
-// Constraints: int32 and float32 keys (CUB's bit twiddling: -0.0 before +0.0); 64-bit N. --op
+// Constraints: int32 and float32 keys (-0.0 and +0.0 are equal keys: a stable sort keeps their
+// input order); 64-bit N. --op
 // sum --inclusive only (the rows are labelled "sort ascending"). The workspace holds CUB's
 // second key buffer: the input is left unchanged.
 //

@@ -12,10 +12,12 @@
 //      this digit go, after every key with a smaller digit and after this digit's keys in
 //      earlier blocks. That order is what makes each pass stable, and the scan is the whole point.
 //   3. scatter: each block walks its tiles in order. A tile ranks its keys stably within their
-//      digit (16 rounds of 256 keys in input order; in each, warps find equal digits with
-//      __match_any_sync and a shared table of per-warp digit counts turns them into ranks),
-//      packs itself sorted by digit in shared memory, and writes out: the keys of one digit go
-//      to consecutive addresses. Each digit's offset then moves on by the tile's count.
+//      digit: each warp takes its 512 keys 32 at a time in input order, the lanes with equal
+//      digits find each other with __match_any_sync, and the lowest of them bumps the warp's own
+//      counter of that digit (no barrier inside the loop); then one block scan over the digits
+//      turns the per-warp counts into where each warp's keys of each digit start. The tile is
+//      packed sorted by digit in shared memory and written out: the keys of one digit go to
+//      consecutive addresses. Each digit's offset then moves on by the tile's count.
 // At most 2048 blocks: a block sorts a span of consecutive tiles, so that the count table stays
 // small (a column per tile would cost a scattered write per digit per 4096 keys).
 // The passes ping-pong between the output and a workspace copy: in -> tmp -> out -> tmp -> out.
@@ -27,7 +29,8 @@
 // write per digit). The GB/s column counts 2 x 4 bytes per key (a copy's bytes), so a sort shows
 // as a fraction of memcpy.
 //
-// Constraints: int32 and float32 keys (floats: -0.0 before +0.0; the inputs have no NaN);
+// Constraints: int32 and float32 keys (floats: -0.0 and +0.0 are equal keys, kept in input
+// order, as in CUB; the inputs have no NaN);
 // N < 2^32 (32-bit offsets, scanned as int32: the sums wrap exactly like uint32); --op sum
 // --inclusive only (the rows are labelled "sort ascending").
 //
@@ -73,8 +76,6 @@ __device__ std::uint32_t digit_of(T key, int pass) {
   return zoo::radix_digit(zoo::RadixKey<T>::ordered(key), pass);
 }
 
-// Key k of thread t in a tile is element k * kThreads + t: each round k of 256 keys is loaded
-// coalesced, and (round, warp, lane) is the keys' order in the input, which the ranking keeps.
 __device__ int tile_valid(std::int64_t tile, std::int64_t n) { return static_cast<int>(min(kTile, n - tile * kTile)); }
 
 template <class T>
@@ -96,13 +97,19 @@ __global__ void __launch_bounds__(kThreads)
   counts[threadIdx.x * spans.blocks + blockIdx.x] = histogram[threadIdx.x];
 }
 
+// In the scatter, warp w owns the tile's keys w * kWarpKeys .. (w + 1) * kWarpKeys - 1, and takes
+// them 32 at a time (round k: lane l holds key w * kWarpKeys + 32 k + l, a coalesced load): so
+// (warp, round, lane) is the keys' input order, which the ranking keeps.
+constexpr int kWarpKeys = kItems * zoo::kWarpSize;
+
 template <class T>
 __global__ void __launch_bounds__(kThreads)
     radix_scatter_kernel(const T* in, T* out, std::int64_t n, int pass, const std::uint32_t* offsets, Spans spans) {
   constexpr std::uint32_t kNone = kRadixBuckets;  // the digit of a slot past the end of the input
-  __shared__ std::uint32_t warp_counts[kWarps][kRadixBuckets];  // one round's counts, then ranks
-  __shared__ std::uint32_t digit_start[kRadixBuckets];          // in the tile sorted by digit
-  __shared__ std::uint32_t destination[kRadixBuckets];          // output index minus sorted index
+  // Per warp and digit: the warp's count of the digit so far, then where its keys of that digit
+  // start in the tile sorted by digit.
+  __shared__ std::uint32_t warp_digits[kWarps][kRadixBuckets];
+  __shared__ std::uint32_t destination[kRadixBuckets];  // output index minus sorted tile index
   __shared__ T sorted[kTile];
   const int lane = zoo::lane_id(), warp = zoo::warp_id();
   const unsigned lanes_before = (1u << lane) - 1u;
@@ -110,61 +117,63 @@ __global__ void __launch_bounds__(kThreads)
   std::uint32_t next_out = offsets[threadIdx.x * spans.blocks + blockIdx.x];
 
   for (std::int64_t tile = spans.first_tile(); tile < spans.end_tile(); ++tile) {
-    const T* tile_in = in + tile * kTile;
-    const int valid = tile_valid(tile, n);
+    const int warp_begin = warp * kWarpKeys;
+    const T* warp_in = in + tile * kTile + warp_begin;
+    const int valid = tile_valid(tile, n) - warp_begin;  // of this warp's keys
     T keys[kItems] = {};
-    std::uint32_t rank[kItems] = {};  // among the tile's keys with the same digit
+    std::uint32_t rank[kItems] = {};  // among this warp's keys with the same digit
 #pragma unroll
-    for (int k = 0; k < kItems; ++k) {
-      const int i = k * kThreads + threadIdx.x;
-      if (i < valid) keys[k] = tile_in[i];
-    }
-    std::uint32_t seen = 0;  // thread d: the tile's keys with digit d in the rounds so far
+    for (int k = 0; k < kItems; ++k)
+      if (k * zoo::kWarpSize + lane < valid) keys[k] = warp_in[k * zoo::kWarpSize + lane];
 #pragma unroll
-    for (int k = 0; k < kItems; ++k) {
-      const int i = k * kThreads + threadIdx.x;
-      const std::uint32_t digit = i < valid ? digit_of(keys[k], pass) : kNone;
-#pragma unroll
-      for (int w = 0; w < kWarps; ++w) warp_counts[w][threadIdx.x] = 0;
-      __syncthreads();
-      // Lanes of this warp with the same digit: the lowest of them records how many they are.
-      const unsigned peers = __match_any_sync(zoo::kFullMask, digit);
-      if (digit != kNone && (peers & lanes_before) == 0) warp_counts[warp][digit] = __popc(peers);
-      __syncthreads();
-      // Thread d turns the round's per-warp counts of digit d into each warp's first rank.
-      std::uint32_t first = seen;
-#pragma unroll
-      for (int w = 0; w < kWarps; ++w) {
-        const std::uint32_t count = warp_counts[w][threadIdx.x];
-        warp_counts[w][threadIdx.x] = first;
-        first += count;
-      }
-      seen = first;
-      __syncthreads();
-      if (digit != kNone) rank[k] = warp_counts[warp][digit] + __popc(peers & lanes_before);
-      __syncthreads();  // every rank is read before the next round clears the table
-    }
+    for (int w = 0; w < kWarps; ++w) warp_digits[w][threadIdx.x] = 0;
+    __syncthreads();
 
-    // Where each digit's keys start in the tile sorted by digit, and where they go in the output.
+    // Rank within the warp: the lanes with the same digit find each other (__match_any_sync); the
+    // lowest of them reads the warp's count of that digit and adds their number. No barrier:
+    // each warp owns its row of counters.
+#pragma unroll
+    for (int k = 0; k < kItems; ++k) {
+      const std::uint32_t digit = k * zoo::kWarpSize + lane < valid ? digit_of(keys[k], pass) : kNone;
+      const unsigned peers = __match_any_sync(zoo::kFullMask, digit);
+      const int leader = __ffs(peers) - 1;
+      std::uint32_t before = 0;
+      if (lane == leader && digit != kNone) {
+        before = warp_digits[warp][digit];
+        warp_digits[warp][digit] = before + __popc(peers);
+      }
+      rank[k] = __shfl_sync(zoo::kFullMask, before, leader) + __popc(peers & lanes_before);
+      __syncwarp();  // the next round's leader of a digit may be another lane
+    }
+    __syncthreads();
+
+    // Thread d: the tile's count of digit d, where digit d starts in the sorted tile (a block
+    // scan over the digits), and where each warp's keys of digit d start.
+    std::uint32_t count = 0;
+#pragma unroll
+    for (int w = 0; w < kWarps; ++w) count += warp_digits[w][threadIdx.x];
     std::uint32_t tile_keys;
-    const std::uint32_t start =
-        zoo::WarpBlockScan<kThreads, zoo::ShuffleWarpScan>::exclusive<std::uint32_t, zoo::Sum>(seen, tile_keys);
-    digit_start[threadIdx.x] = start;
+    std::uint32_t start =
+        zoo::WarpBlockScan<kThreads, zoo::ShuffleWarpScan>::exclusive<std::uint32_t, zoo::Sum>(count, tile_keys);
     destination[threadIdx.x] = next_out - start;
-    next_out += seen;
+    next_out += count;
+#pragma unroll
+    for (int w = 0; w < kWarps; ++w) {
+      const std::uint32_t warp_count = warp_digits[w][threadIdx.x];
+      warp_digits[w][threadIdx.x] = start;
+      start += warp_count;
+    }
     __syncthreads();
 #pragma unroll
-    for (int k = 0; k < kItems; ++k) {
-      const int i = k * kThreads + threadIdx.x;
-      if (i < valid) sorted[digit_start[digit_of(keys[k], pass)] + rank[k]] = keys[k];
-    }
+    for (int k = 0; k < kItems; ++k)
+      if (k * zoo::kWarpSize + lane < valid) sorted[warp_digits[warp][digit_of(keys[k], pass)] + rank[k]] = keys[k];
     __syncthreads();
     // The keys of one digit leave as one run of consecutive addresses.
-    for (int i = threadIdx.x; i < valid; i += kThreads) {
+    for (int i = threadIdx.x; i < tile_valid(tile, n); i += kThreads) {
       const T key = sorted[i];
       out[destination[digit_of(key, pass)] + i] = key;
     }
-    __syncthreads();  // sorted, digit_start and destination are free for the next tile
+    __syncthreads();  // sorted, warp_digits and destination are free for the next tile
   }
 }
 

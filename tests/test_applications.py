@@ -69,9 +69,11 @@ def test_compaction_of_given_inputs(gpu, tmp_path, variant):
 
 
 def ordered_keys(keys):
-    """The radix order of int32 / float32 keys as uint32 (radix_keys.cuh), for a reference sort."""
+    """The radix order of int32 / float32 keys as uint32 (radix_keys.cuh; -0.0 equals +0.0), for a
+    stable reference sort."""
     bits = keys.view(np.uint32)
     if keys.dtype == np.float32:
+        bits = np.where(bits == np.uint32(0x80000000), np.uint32(0), bits)
         return np.where(bits >> 31 == 1, ~bits, bits ^ np.uint32(0x80000000))
     return bits ^ np.uint32(0x80000000)
 

@@ -165,7 +165,8 @@ void reference_sort(const T* in, T* out, std::int64_t n) {
   }
 }
 
-// Checks got[0..n) against the reference sort of in, bit for bit (so -0.0 must precede +0.0).
+// Checks got[0..n) against the reference sort of in, bit for bit: the sort must be stable, so
+// equal keys (-0.0 and +0.0 included) keep their input order.
 template <class T>
 VerifyResult verify_sort(const T* in, const T* got, std::int64_t n) {
   std::vector<T> expected(static_cast<std::size_t>(n));

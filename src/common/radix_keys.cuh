@@ -3,8 +3,9 @@
 // twiddling"). Shared by the GPU sort (src/radix_sort.cu) and its CPU reference.
 //   int32:   flip the sign bit: -2^31 .. 2^31 - 1 map to 0 .. 2^32 - 1 in order.
 //   float32: positive floats (sign 0) order like their bits: flip the sign bit to put them above
-//            the negatives; negative floats order backwards: flip every bit. -0.0 sorts just
-//            before +0.0; NaNs (which the zoo's inputs exclude) would sort to the ends.
+//            the negatives; negative floats order backwards: flip every bit. -0.0 is first
+//            made +0.0: the two compare equal, so a stable sort keeps them in input order (as
+//            CUB does). NaNs (which the zoo's inputs exclude) would sort to the ends.
 #pragma once
 
 #include <cstdint>
@@ -19,7 +20,10 @@ struct RadixKey {
   __host__ __device__ __forceinline__ static std::uint32_t ordered(T key) {
     std::uint32_t bits;
     memcpy(&bits, &key, sizeof bits);
-    if constexpr (std::is_floating_point_v<T>) return bits ^ ((bits >> 31) ? 0xFFFFFFFFu : 0x80000000u);
+    if constexpr (std::is_floating_point_v<T>) {
+      if (bits == 0x80000000u) bits = 0;  // -0.0 == +0.0
+      return bits ^ ((bits >> 31) ? 0xFFFFFFFFu : 0x80000000u);
+    }
     else return bits ^ 0x80000000u;
   }
 };
