@@ -101,9 +101,12 @@ __global__ void __launch_bounds__(kThreads)
 // them 32 at a time (round k: lane l holds key w * kWarpKeys + 32 k + l, a coalesced load): so
 // (warp, round, lane) is the keys' input order, which the ranking keeps.
 constexpr int kWarpKeys = kItems * zoo::kWarpSize;
+// Four blocks per SM (64 registers per thread): with the compiler's choice (80-102 registers)
+// only two fit, and the scatter, which waits on its loads, ran at 27% of DRAM bandwidth.
+constexpr int kScatterBlocksPerSM = 4;
 
 template <class T>
-__global__ void __launch_bounds__(kThreads)
+__global__ void __launch_bounds__(kThreads, kScatterBlocksPerSM)
     radix_scatter_kernel(const T* in, T* out, std::int64_t n, int pass, const std::uint32_t* offsets, Spans spans) {
   constexpr std::uint32_t kNone = kRadixBuckets;  // the digit of a slot past the end of the input
   // Per warp and digit: the warp's count of the digit so far, then where its keys of that digit
@@ -121,7 +124,8 @@ __global__ void __launch_bounds__(kThreads)
     const T* warp_in = in + tile * kTile + warp_begin;
     const int valid = tile_valid(tile, n) - warp_begin;  // of this warp's keys
     T keys[kItems] = {};
-    std::uint32_t rank[kItems] = {};  // among this warp's keys with the same digit
+    // Rank k among this warp's keys with the same digit (< 512): two 16-bit ranks per register.
+    std::uint32_t ranks[kItems / 2] = {};
 #pragma unroll
     for (int k = 0; k < kItems; ++k)
       if (k * zoo::kWarpSize + lane < valid) keys[k] = warp_in[k * zoo::kWarpSize + lane];
@@ -142,7 +146,8 @@ __global__ void __launch_bounds__(kThreads)
         before = warp_digits[warp][digit];
         warp_digits[warp][digit] = before + __popc(peers);
       }
-      rank[k] = __shfl_sync(zoo::kFullMask, before, leader) + __popc(peers & lanes_before);
+      const std::uint32_t rank = __shfl_sync(zoo::kFullMask, before, leader) + __popc(peers & lanes_before);
+      ranks[k / 2] |= rank << (k % 2 * 16);
       __syncwarp();  // the next round's leader of a digit may be another lane
     }
     __syncthreads();
@@ -166,7 +171,8 @@ __global__ void __launch_bounds__(kThreads)
     __syncthreads();
 #pragma unroll
     for (int k = 0; k < kItems; ++k)
-      if (k * zoo::kWarpSize + lane < valid) sorted[warp_digits[warp][digit_of(keys[k], pass)] + rank[k]] = keys[k];
+      if (k * zoo::kWarpSize + lane < valid)
+        sorted[warp_digits[warp][digit_of(keys[k], pass)] + (ranks[k / 2] >> (k % 2 * 16) & 0xFFFFu)] = keys[k];
     __syncthreads();
     // The keys of one digit leave as one run of consecutive addresses.
     for (int i = threadIdx.x; i < tile_valid(tile, n); i += kThreads) {
