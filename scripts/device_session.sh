@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # device_session.sh -- one GPU session in one call: build, the full test suite with the GPU
 # tests executed, the sanitizers, and a benchmark sweep. Logs and results go to $OUT (or
-# ./device_out when $OUT is unset). Steps are bounded so the whole call fits in ten minutes.
+# ./device_out when $OUT is unset). Steps are bounded so the whole call fits in ten minutes
+# (TEST_LIMIT, STRESS_LIMIT, SANITIZE_LIMIT, BENCH_LIMIT, TUNE_LIMIT: seconds per step).
 #   SCAN_ZOO_COMMIT=<sha> scripts/device_session.sh [steps...]
 #   One device call may run 10 minutes: with the whole zoo, split the steps over calls, e.g.
 #   "build test sanitize", then "build stress", then "build bench bench-hot".
@@ -22,7 +23,7 @@ for step in "${steps[@]}"; do
     build) timeout 300 make -j"$(nproc)" all test-programs \
              >"$out/build.log" 2>&1
            status=$? ;;
-    test) timeout 420 make test >"$out/test.log" 2>&1
+    test) timeout ${TEST_LIMIT:-540} make test >"$out/test.log" 2>&1
           status=$?
           tail -n 15 "$out/test.log" ;;
     sanitize) timeout ${SANITIZE_LIMIT:-300} ./scripts/sanitize.sh ${SANITIZE_ARGS:-} >"$out/sanitize.log" 2>&1
@@ -31,7 +32,7 @@ for step in "${steps[@]}"; do
     stress) timeout ${STRESS_LIMIT:-300} ./scripts/stress.sh ${STRESS_ARGS:-} >"$out/stress.log" 2>&1
             status=$?
             cat "$out/stress.log" ;;
-    bench) timeout 480 ./bench.sh ${BENCH_ARGS:-} 2>"$out/bench.log"
+    bench) timeout ${BENCH_LIMIT:-480} ./bench.sh ${BENCH_ARGS:-} 2>"$out/bench.log"
            status=$?
            cp bench/timing.txt "$out/timing.txt"
            tail -n 2 "$out/bench.log" ;;
