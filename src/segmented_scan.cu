@@ -123,27 +123,16 @@ struct SegmentedScan : zoo::VariantDefaults {
   static constexpr std::int64_t kTileItems = kTile;
   static constexpr bool kHasSilentTile = true;
 
-  template <class T>
-  static State<T> layout(zoo::WorkspaceCarver& carver, std::int64_t n) {
-    State<T> state;
-    state.layout(carver, zoo::ceil_div(n, kTile));
-    return state;
-  }
-
   template <class T, class Op>
   static std::size_t workspace_bytes(std::int64_t n) {
-    zoo::WorkspaceCarver counter;
-    layout<T>(counter, n);
-    return counter.bytes();
+    return zoo::EpochTileState<State<T>>::workspace_bytes(zoo::ceil_div(n, kTile));
   }
 
   template <class T, class Op>
   static void run(const T* values, const std::uint8_t* labels, T* out, std::int64_t n, zoo::ScanKind kind,
                   zoo::Workspace workspace, cudaStream_t stream) {
-    zoo::WorkspaceCarver carver(workspace.data);
-    State<T> state = layout<T>(carver, n);
     const std::int64_t tiles = zoo::ceil_div(n, kTile);
-    if (tiles > 1) state.epoch = zoo::RunEpochs::next(workspace, stream);
+    const State<T> state = zoo::EpochTileState<State<T>>::for_run(workspace, tiles, stream);
     segmented_scan_kernel<T, Op><<<static_cast<unsigned>(tiles), kThreads, 0, stream>>>(
         values, labels, out, n, kind == zoo::ScanKind::Exclusive, state, static_cast<std::uint32_t>(tiles));
     ZOO_CHECK_LAUNCH();

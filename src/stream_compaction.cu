@@ -89,29 +89,20 @@ struct StreamCompaction : zoo::VariantDefaults {
   static constexpr std::int64_t kTileItems = kTile;
   static constexpr bool kHasSilentTile = true;
 
-  template <class Count>
-  static State<Count> layout(zoo::WorkspaceCarver& carver, std::int64_t n) {
-    State<Count> state;
-    state.layout(carver, zoo::ceil_div(n, kTile));
-    return state;
-  }
   static bool wide_counts(std::int64_t n) { return n > std::int64_t(UINT32_MAX); }
 
   template <class T, class Op>
   static std::size_t workspace_bytes(std::int64_t n) {
-    zoo::WorkspaceCarver counter;
-    if (wide_counts(n)) layout<unsigned long long>(counter, n);
-    else layout<std::uint32_t>(counter, n);
-    return counter.bytes();
+    const std::int64_t tiles = zoo::ceil_div(n, kTile);
+    return wide_counts(n) ? zoo::EpochTileState<State<unsigned long long>>::workspace_bytes(tiles)
+                          : zoo::EpochTileState<State<std::uint32_t>>::workspace_bytes(tiles);
   }
 
   template <class T, class Count>
   static void launch(const T* in, T* out, std::int64_t* count, std::int64_t n, zoo::Workspace workspace,
                      cudaStream_t stream) {
-    zoo::WorkspaceCarver carver(workspace.data);
-    State<Count> state = layout<Count>(carver, n);
     const std::int64_t tiles = zoo::ceil_div(n, kTile);
-    if (tiles > 1) state.epoch = zoo::RunEpochs::next(workspace, stream);
+    const State<Count> state = zoo::EpochTileState<State<Count>>::for_run(workspace, tiles, stream);
     compaction_kernel<T, Count><<<static_cast<unsigned>(tiles), kThreads, 0, stream>>>(
         in, out, count, n, state, static_cast<std::uint32_t>(tiles));
     ZOO_CHECK_LAUNCH();

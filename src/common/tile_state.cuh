@@ -103,6 +103,26 @@ class RunEpochs {
   }
 };
 
+// The descriptors of a one-launch single-pass kernel (the tuned scan, the segmented scan,
+// stream compaction): one per tile, laid out in the workspace, tagged with a fresh epoch for
+// each run that has more than one tile (a single tile publishes nothing).
+template <class State>
+struct EpochTileState {
+  static std::size_t workspace_bytes(std::int64_t tiles) {
+    WorkspaceCarver counter;
+    State state;
+    state.layout(counter, tiles);
+    return counter.bytes();
+  }
+  static State for_run(const Workspace& workspace, std::int64_t tiles, cudaStream_t stream) {
+    WorkspaceCarver carver(workspace.data);
+    State state;
+    state.layout(carver, tiles);
+    if (tiles > 1) state.epoch = RunEpochs::next(workspace, stream);
+    return state;
+  }
+};
+
 enum class DescriptorSync { AcquireRelease, RelaxedPollsThenFence, Relaxed };
 
 template <DescriptorSync Sync>

@@ -155,17 +155,11 @@ __global__ void __launch_bounds__(Config::kThreads)
 template <class Config>
 struct TunedScan {
   template <class T>
-  static typename Config::template State<T> layout(WorkspaceCarver& carver, std::int64_t n) {
-    typename Config::template State<T> state;
-    state.layout(carver, ceil_div<std::int64_t>(n, Config::kTileItems));
-    return state;
-  }
+  using Descriptors = EpochTileState<typename Config::template State<T>>;
 
   template <class T, class Op>
   static std::size_t workspace_bytes(std::int64_t n) {
-    WorkspaceCarver counter;
-    layout<T>(counter, n);
-    return counter.bytes();
+    return Descriptors<T>::workspace_bytes(ceil_div<std::int64_t>(n, Config::kTileItems));
   }
 
   // Blocks of this kernel that fit on the whole GPU at once: the persistent grid.
@@ -184,10 +178,8 @@ struct TunedScan {
 
   template <class T, class Op>
   static void run(const T* in, T* out, std::int64_t n, ScanKind kind, Workspace workspace, cudaStream_t stream) {
-    WorkspaceCarver carver(workspace.data);
-    auto state = layout<T>(carver, n);
     const std::int64_t tiles = ceil_div<std::int64_t>(n, Config::kTileItems);
-    if (tiles > 1) state.epoch = RunEpochs::next(workspace, stream);
+    const auto state = Descriptors<T>::for_run(workspace, tiles, stream);
     const std::int64_t grid = Config::kGrid == GridKind::Persistent ? std::min(tiles, resident_blocks<T, Op>()) : tiles;
     tuned_scan_kernel<Config, T, Op><<<static_cast<unsigned>(grid), Config::kThreads, 0, stream>>>(
         in, out, n, kind == ScanKind::Exclusive, state, static_cast<std::uint32_t>(tiles));
