@@ -65,11 +65,11 @@ static_assert(kThreads == kRadixBuckets, "one thread per digit value");
 constexpr std::int64_t kMaxBlocks = 2048;
 
 struct Spans {
-  std::int64_t tiles, blocks, tiles_per_block;
+  std::int64_t tiles, tiles_per_block, blocks;
   explicit Spans(std::int64_t n)
       : tiles(zoo::ceil_div(n, kTile)),
-        blocks(zoo::ceil_div(tiles, zoo::ceil_div(tiles, kMaxBlocks))),
-        tiles_per_block(zoo::ceil_div(tiles, kMaxBlocks)) {}
+        tiles_per_block(zoo::ceil_div(tiles, kMaxBlocks)),
+        blocks(zoo::ceil_div(tiles, tiles_per_block)) {}
   __device__ std::int64_t first_tile() const { return blockIdx.x * tiles_per_block; }
   __device__ std::int64_t end_tile() const { return min(tiles, first_tile() + tiles_per_block); }
 };

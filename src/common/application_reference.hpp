@@ -29,13 +29,13 @@ constexpr std::int64_t kDefaultSegmentLength = 1024;
 // labels[0..n): segment number mod 256, a new segment at each i > 0 with probability 1/mean.
 inline void generate_segment_labels(std::uint8_t* labels, std::int64_t n, std::uint64_t seed, std::int64_t mean) {
   const std::uint64_t stream = mix64(seed ^ 0x5E65E65E65E65E6ull);  // not the values' stream
-  const auto starts_segment = [&](std::int64_t i) {
+  const auto draws_segment_start = [&](std::int64_t i) {
     return i > 0 && mix64(stream ^ mix64(static_cast<std::uint64_t>(i))) % static_cast<std::uint64_t>(mean) == 0;
   };
   const int chunks = default_chunks(n);
   std::vector<std::uint64_t> heads(chunks, 0);
   parallel_chunks(n, chunks, [&](std::int64_t begin, std::int64_t end, int c) {
-    for (std::int64_t i = begin; i < end; ++i) heads[c] += starts_segment(i);
+    for (std::int64_t i = begin; i < end; ++i) heads[c] += draws_segment_start(i);
   });
   std::uint64_t before = 0;
   for (int c = 0; c < chunks; ++c) {  // each chunk's count -> the heads before it
@@ -46,7 +46,7 @@ inline void generate_segment_labels(std::uint8_t* labels, std::int64_t n, std::u
   parallel_chunks(n, chunks, [&](std::int64_t begin, std::int64_t end, int c) {
     std::uint64_t segment = heads[c];
     for (std::int64_t i = begin; i < end; ++i) {
-      segment += starts_segment(i);
+      segment += draws_segment_start(i);
       labels[i] = static_cast<std::uint8_t>(segment);
     }
   });
