@@ -153,3 +153,21 @@ def test_generated_table_compiles(tmp_path):
     result = run(["nvcc", "-std=c++17", "-arch=sm_90", "-I", tmp_path, "-I", ROOT / "src" / "common", "-c", "-o",
                   tmp_path / "probe.o", probe], timeout=300)
     assert result.returncode == 0, result.stderr
+
+
+def test_gpu_slug_names_the_results_folder(tmp_path):
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from gpu_slug import gpu_slug
+    assert gpu_slug("NVIDIA H100 80GB HBM3") == "h100"
+    assert gpu_slug("NVIDIA H200") == "h200"
+    assert gpu_slug("NVIDIA A100-SXM4-80GB") == "a100"
+    assert gpu_slug("NVIDIA GeForce RTX 4090") == "4090"
+    assert gpu_slug("Stub GPU") == "stub-gpu"  # no "NVIDIA": the whole name
+    assert gpu_slug("NVIDIA Tesla (prototype)") == "nvidia-tesla-prototype"  # no model number
+    # The command line reads --device-info output on stdin, or a table's header from a file.
+    slug = ROOT / "scripts" / "gpu_slug.py"
+    result = run([sys.executable, slug], input="# gpu: NVIDIA H200\n# sm_count: 132\n")
+    assert (result.returncode, result.stdout) == (0, "h200\n")
+    assert run([sys.executable, slug, FIXTURE]).stdout == "fixture-gpu\n"
+    result = run([sys.executable, slug], input="no header\n")
+    assert result.returncode == 2 and "# gpu:" in result.stderr
