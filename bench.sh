@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # bench.sh -- run every binary in bin/ over a list of sizes and collect the rows in
-# bench/timing.txt (format: DESIGN.md section 6, README "Reading timing.txt").
+# bench/<gpu>/timing.txt (format: README "Benchmarking: bench.sh and timing.txt").
 #
 #   ./bench.sh                         every variant, default sizes, int32 inclusive sum, cold L2
 #   ./bench.sh --variants cub_scan,memcpy_baseline --sizes 2^20,2^28
 #   ./bench.sh --type float32 --op max --exclusive --hot --out /tmp/t.txt
 #
+# <gpu> is the GPU's short name (h100, h200: scripts/gpu_slug.py on the first binary's
+# --device-info), so that each GPU's results have a folder of their own.
 # Default: int32 inclusive sum at every power of two from 2^10 to 2^30 plus a few awkward sizes.
 # One process per binary runs its whole size list (a CUDA context costs ~0.2 s to create). If a
 # process dies or is killed before it printed a row for every size, the first size without a row
@@ -15,7 +17,7 @@
 set -u
 
 usage() {
-  sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
   cat <<'EOF'
 options:
   --variants a,b      binaries to run (default: every file in the binary folder)
@@ -31,7 +33,7 @@ options:
                       on an H100)
   --process-limit SEC wall-clock limit for one binary process (default 600)
   --bin-dir DIR       where the binaries are (default bin)
-  --out FILE          result table (default bench/timing.txt)
+  --out FILE          result table (default bench/<gpu>/timing.txt, <gpu> as above)
 EOF
 }
 
@@ -40,7 +42,7 @@ EOF
 default_sizes="2^10,2^11,2^12,2^13,2^14,2^15,2^16,100000,2^17,2^18,2^19,1000000,2^20,2^21,4194303,2^22"
 default_sizes="$default_sizes,2^23,2^24,2^24+1,2^25,2^26,2^27,2^28,2^29,2^30"
 variants="" sizes=$default_sizes type=int32 op=sum mode=inclusive hot=""
-timeout_s=30 budget_ms=1000 process_limit=600 bin_dir=bin out=bench/timing.txt
+timeout_s=30 budget_ms=1000 process_limit=600 bin_dir=bin out=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --variants) variants=$2; shift 2 ;;
@@ -71,6 +73,18 @@ else
 fi
 [ ${#binaries[@]} -gt 0 ] || { echo "bench.sh: no binaries in $bin_dir (run make)" >&2; exit 2; }
 
+# Header: the GPU as the binaries see it, and what was built how. It names the default folder.
+header=$("$(dirname "$0")/scripts/table_header.sh" "${binaries[0]}" "scan-zoo timing table" \
+  "$([ -n "$hot" ] && echo hot || echo cold)" \
+  "type=$type op=$op mode=$mode sizes=$sizes budget_ms=$budget_ms") || {
+  echo "bench.sh: cannot query the GPU" >&2
+  exit 4
+}
+if [ -z "$out" ]; then
+  slug=$(printf '%s\n' "$header" | python3 "$(dirname "$0")/scripts/gpu_slug.py") || exit 4
+  out=bench/$slug/timing.txt
+fi
+
 mkdir -p "$(dirname "$out")"
 tmp="$out.partial.$$"
 child=""
@@ -81,14 +95,7 @@ on_interrupt() {
   exit 130
 }
 trap on_interrupt INT TERM
-
-# Header: the GPU as the binaries see it, and what was built how.
-"$(dirname "$0")/scripts/table_header.sh" "${binaries[0]}" "scan-zoo timing table" \
-  "$([ -n "$hot" ] && echo hot || echo cold)" \
-  "type=$type op=$op mode=$mode sizes=$sizes budget_ms=$budget_ms" >"$tmp" || {
-  echo "bench.sh: cannot query the GPU" >&2
-  rm -f "$tmp"; exit 4
-}
+printf '%s\n' "$header" >"$tmp"
 
 IFS=, read -r -a all_sizes <<<"$sizes"
 started=$SECONDS

@@ -6,9 +6,14 @@
 #   SCAN_ZOO_COMMIT=<sha> scripts/device_session.sh [steps...]
 #   One device call may run 10 minutes: with the whole zoo, split the steps over calls, e.g.
 #   "build test sanitize", then "build stress", then "build bench bench-hot".
-#   steps: build test sanitize stress bench bench-hot (default: all), and tune (build the tuner
-#   and run the tuning sweep: not in the default); SCAN_ZOO_COMMIT names the commit in the
-#   timing.txt header, since the copy of the tree on the GPU machine has no .git.
+#   steps: build test sanitize stress bench bench-hot (default: all), and, not in the default,
+#   tune (build the tuner and run the tuning sweep) and tune-select (make tune-select: the
+#   generated table from every GPU's sweep, this one's included); SCAN_ZOO_COMMIT names the
+#   commit in the timing.txt header, since the copy of the tree on the GPU machine has no .git.
+#   Results are written to this GPU's folder, bench/<gpu>/ (<gpu>: scripts/gpu_slug.py, e.g.
+#   h100), and copied to the same paths under $OUT ($OUT/bench/h100/timing.txt,
+#   $OUT/src/common/tuned_table.cuh), so that copying $OUT's bench/ and src/ over the tree's
+#   brings them home.
 set -u
 cd "$(dirname "$0")/.."
 out=${OUT:-device_out}
@@ -17,6 +22,11 @@ steps=("$@")
 [ ${#steps[@]} -gt 0 ] || steps=(build test sanitize stress bench bench-hot)
 export PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu --format=csv | tee "$out/gpu.txt"
+
+# This GPU's results folder, as bench.sh and tune.sh name it (asked after the build step).
+gpu_dir() { echo "bench/$(bin/memcpy_baseline --device-info | python3 scripts/gpu_slug.py)"; }
+# Copies files to the same paths under $OUT.
+keep() { for path in "$@"; do [ -e "$path" ] && mkdir -p "$out/$(dirname "$path")" && cp "$path" "$out/$path"; done; }
 for step in "${steps[@]}"; do
   begin=$SECONDS
   case $step in
@@ -34,24 +44,33 @@ for step in "${steps[@]}"; do
             cat "$out/stress.log" ;;
     bench) timeout ${BENCH_LIMIT:-480} ./bench.sh ${BENCH_ARGS:-} 2>"$out/bench.log"
            status=$?
-           cp bench/timing.txt "$out/timing.txt"
+           keep "$(gpu_dir)/timing.txt"
            tail -n 2 "$out/bench.log" ;;
-    bench-hot)  # the cache-regime chart's hot sweep: memcpy, CUB and the fastest variant of the cold sweep
+    bench-hot)  # the cache-regime chart's hot sweep: memcpy, CUB and the fastest variant of this GPU's cold sweep
+           dir=$(gpu_dir)
            fastest=$(python3 -c 'import sys; sys.path.insert(0, "scripts"); import plots, timing_table as t
-_, rows = t.load("bench/timing.txt"); rows = t.scan_rows(rows); ok = plots.passed(rows)
+_, rows = t.load(sys.argv[1]); rows = t.scan_rows(rows); ok = plots.passed(rows)
 sizes = sorted(n for n in ok["n"].unique() if n & (n - 1) == 0)
-print(plots.fastest(rows, [v for v in ok["variant"].unique() if v not in plots.REFERENCES], sizes)[0])')
-           timeout 240 ./bench.sh --hot --variants "memcpy_baseline,cub_scan,$fastest" --out bench/timing_hot.txt \
+print(plots.fastest(rows, [v for v in ok["variant"].unique() if v not in plots.REFERENCES], sizes)[0])' \
+             "$dir/timing.txt")
+           timeout 240 ./bench.sh --hot --variants "memcpy_baseline,cub_scan,$fastest" --out "$dir/timing_hot.txt" \
              2>"$out/bench_hot.log"
            status=$?
-           cp bench/timing_hot.txt "$out/timing_hot.txt"
+           keep "$dir/timing_hot.txt"
            tail -n 2 "$out/bench_hot.log" ;;
     tune) # A tuner built elsewhere for this GPU may come along (carry build/tune/scan_tuner).
           { [ -x build/tune/scan_tuner ] || timeout 240 make -j"$(nproc)" tuner >"$out/tuner_build.log" 2>&1; } &&
           timeout ${TUNE_LIMIT:-480} ./scripts/tune.sh ${TUNE_ARGS:-} 2>"$out/tune.log"
           status=$?
-          cp bench/tuning.txt bench/tuning.txt.interrupted bench/tuning_configs.txt "$out/" 2>/dev/null
+          dir=$(gpu_dir)
+          keep "$dir/tuning.txt" "$dir/tuning.txt.interrupted" "$dir/tuning_configs.txt"
           tail -n 3 "$out/tune.log" ;;
+    tune-select)  # The selection reads every GPU's sweep, and each GPU's report names the fallback
+          # chosen over all of them: every report and chart comes back with the table.
+          make tune-select >"$out/tune_select.log" 2>&1
+          status=$?
+          keep src/common/tuned_table.cuh bench/*/TUNING.md bench/*/tuning_density.png bench/*/tuning_ideal_vs_single.png
+          tail -n 3 "$out/tune_select.log" ;;
     *) echo "unknown step $step"; exit 2 ;;
   esac
   echo "== step $step: exit $status, $((SECONDS - begin)) s"

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # tune.sh -- the tuning sweep of single_pass_scan_tuned: every configuration of its space
 # (tune/space.cuh), with CUB and memcpy in the same process, at every power of two 2^10..2^30,
-# int32 inclusive sum, cold L2, into bench/tuning.txt (timing.txt's format and header; the
-# configuration's name in the variant column). Also writes bench/tuning_configs.txt: registers,
-# local memory (spills) and resident blocks per SM of every configuration's kernel.
+# int32 inclusive sum, cold L2, into bench/<gpu>/tuning.txt (timing.txt's format and header; the
+# configuration's name in the variant column; <gpu> the GPU's short name, h100, h200, from
+# scripts/gpu_slug.py). Beside it, tuning_configs.txt: registers, local memory (spills) and
+# resident blocks per SM of every configuration's kernel. Other GPUs' folders are not touched:
+# the selection (make tune-select) then builds one table per measured GPU.
 #
 #   scripts/tune.sh [--sizes LIST] [--reps R] [--warmup W] [--configs SUBSTRING] [--out FILE]
 #
@@ -16,7 +18,7 @@ set -u
 cd "$(dirname "$0")/.."
 tuner=build/tune/scan_tuner
 sizes="2^10,2^11,2^12,2^13,2^14,2^15,2^16,2^17,2^18,2^19,2^20,2^21,2^22,2^23,2^24,2^25,2^26,2^27,2^28,2^29,2^30"
-reps=15 warmup=2 configs="" out=bench/tuning.txt
+reps=15 warmup=2 configs="" out=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --sizes) sizes=$2; shift 2 ;;
@@ -24,13 +26,21 @@ while [ $# -gt 0 ]; do
     --warmup) warmup=$2; shift 2 ;;
     --configs) configs=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
-    -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "tune.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
 [ -x "$tuner" ] || { echo "tune.sh: no $tuner (run make tuner)" >&2; exit 2; }
 [ -x bin/memcpy_baseline ] || { echo "tune.sh: no bin/memcpy_baseline (run make)" >&2; exit 2; }
 
+# The header: the GPU as the binaries see it (it names the default folder), the commit, the sweep.
+header=$(scripts/table_header.sh bin/memcpy_baseline "scan-zoo tuning table (single_pass_scan_tuned's space)" cold \
+  "type=int32 op=sum mode=inclusive sizes=$sizes reps=$reps warmup=$warmup configs=${configs:-all}") || exit 4
+if [ -z "$out" ]; then
+  slug=$(printf '%s\n' "$header" | python3 scripts/gpu_slug.py) || exit 4
+  out=bench/$slug/tuning.txt
+fi
+mkdir -p "$(dirname "$out")"
 configs_out="$(dirname "$out")/tuning_configs.txt"
 tmp="$out.partial.$$"
 child=""
@@ -44,8 +54,7 @@ on_interrupt() {
 }
 trap on_interrupt INT TERM
 
-scripts/table_header.sh bin/memcpy_baseline "scan-zoo tuning table (single_pass_scan_tuned's space)" cold \
-  "type=int32 op=sum mode=inclusive sizes=$sizes reps=$reps warmup=$warmup configs=${configs:-all}" >"$tmp" || exit 4
+printf '%s\n' "$header" >"$tmp"
 "$tuner" --describe ${configs:+--configs "$configs"} >"$configs_out.partial" || exit 4
 
 started=$SECONDS

@@ -1,6 +1,6 @@
 """bench.sh against stub binaries (no GPU): rows for every size, failures recorded as rows, a
-hung or crashing binary does not stop the sweep, and an interrupted sweep leaves the previous
-timing.txt untouched."""
+hung or crashing binary does not stop the sweep, an interrupted sweep leaves the previous
+timing.txt untouched, and the default output is the GPU's own folder."""
 import os
 import signal
 import subprocess
@@ -81,3 +81,14 @@ def test_interrupted_sweep_keeps_previous_results(stubs, tmp_path):
 def test_unknown_variant_is_refused(stubs, tmp_path):
     result = bench(stubs, tmp_path / "t.txt", "--variants", "nope")
     assert result.returncode == 2 and "no binary" in result.stderr
+
+
+def test_default_output_is_the_gpus_folder(stubs, tmp_path):
+    # The stub GPU, "Stub GPU", has no NVIDIA model number: its folder is the whole name, slugged
+    # (scripts/gpu_slug.py). Run from tmp_path, since the default is relative to where bench.sh runs.
+    result = subprocess.run([str(ROOT / "bench.sh"), "--bin-dir", str(stubs), "--variants", "good",
+                             "--sizes", "1024"], capture_output=True, text=True, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    out = tmp_path / "bench" / "stub-gpu" / "timing.txt"
+    assert "# gpu: Stub GPU" in out.read_text() and "wrote bench/stub-gpu/timing.txt" in result.stderr
+    assert [p.name for p in out.parent.iterdir()] == ["timing.txt"]
