@@ -92,8 +92,8 @@ bench: all
 	./bench.sh
 
 plots: python-deps
-	$(PYTHON) scripts/results_table.py --timing bench/timing.txt --readme README.md
-	$(PYTHON) scripts/plots.py --timing bench/timing.txt --hot bench/timing_hot.txt --out bench
+	$(PYTHON) scripts/results_table.py --bench-dir bench --readme README.md
+	$(PYTHON) scripts/plots.py --bench-dir bench
 
 sass: $(if $(V),bin/$(V))
 	@test -n "$(V)" || { echo "usage: make sass V=<variant>  (one of: $(notdir $(BINARIES)))"; exit 2; }

@@ -1,4 +1,5 @@
-"""Charts of a bench.sh sweep (pandas + matplotlib), written next to the timing table:
+"""Charts of bench.sh sweeps (pandas + matplotlib), one set per GPU, written next to its timing
+table (bench/<gpu>/timing.txt):
 
   latency_pow2_top3.png  latency vs N at powers of two: the three fastest variants (by mean
                          latency over the powers of two every one of them completed) plus CUB
@@ -6,13 +7,14 @@
                          CUB dashed
   speedup_vs_cub.png     heatmap of time(CUB) / time(variant), variant x N (above 1: faster)
   cache_regimes.png      cold vs hot L2 for memcpy, CUB and the fastest variant (needs a --hot
-                         sweep in timing_hot.txt; skipped with a message otherwise)
+                         sweep in timing_hot.txt beside timing.txt; skipped with a message otherwise)
   applications.png       the scan applications (segmented scan, stream compaction, radix sort):
                          time vs N, ours against CUB's, and the ratio (only when the sweep has them)
 The scan charts use the scan rows only (mode inclusive / exclusive).
 
-Usage: python3 scripts/plots.py [--timing bench/timing.txt] [--hot bench/timing_hot.txt]
-                                [--out bench]
+Usage: python3 scripts/plots.py [--bench-dir bench]     every bench/<gpu>/timing.txt (the default)
+       python3 scripts/plots.py --timing FILE [--hot HOT_FILE] [--out DIR]
+                                one sweep (default: timing_hot.txt beside it, charts into its folder)
 """
 import argparse
 import re
@@ -26,7 +28,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from timing_table import application_groups, load, scan_rows  # noqa: E402
+from timing_table import application_groups, load, per_gpu_files, scan_rows  # noqa: E402
 
 REFERENCES = ("memcpy_baseline", "cub_scan")
 # Family of each variant, by name: the first pattern that matches wins.
@@ -211,15 +213,10 @@ def plot_applications(header, rows, out):
     plt.close(fig)
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--timing", default="bench/timing.txt")
-    parser.add_argument("--hot", default="bench/timing_hot.txt")
-    parser.add_argument("--out", default="bench")
-    args = parser.parse_args()
-    out = Path(args.out)
+def plot_sweep(timing, hot, out):
+    """Every chart of one GPU's sweep (`timing`, its hot sweep `hot` if there is one) into `out`."""
     out.mkdir(parents=True, exist_ok=True)
-    header, all_rows = load(args.timing)
+    header, all_rows = load(timing)
     rows = scan_rows(all_rows)
     top3 = plot_latency_top3(header, rows, out)
     plot_bandwidth(header, rows, out)
@@ -228,14 +225,33 @@ def main():
     if application_groups(all_rows):
         plot_applications(header, all_rows, out)
         written.append("applications.png")
-    if Path(args.hot).exists():
-        hot_header, hot_rows = load(args.hot)
+    if hot.exists():
+        hot_header, hot_rows = load(hot)
         hot_rows = scan_rows(hot_rows)
         plot_cache_regimes(header, rows, hot_rows, out, top3[0], hot_header.get("git_commit", "?"))
         written.append("cache_regimes.png")
     else:
-        print(f"plots.py: {args.hot} not found: cache_regimes.png needs a hot sweep (./bench.sh --hot --out {args.hot})")
+        print(f"plots.py: {hot} not found: cache_regimes.png needs a hot sweep (./bench.sh --hot --out {hot})")
     print(f"plots.py: wrote {', '.join(str(out / name) for name in written)}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bench-dir", default="bench", help="every <bench-dir>/<gpu>/timing.txt (the default)")
+    parser.add_argument("--timing", help="one sweep instead")
+    parser.add_argument("--hot", help="its hot sweep (default: timing_hot.txt beside it)")
+    parser.add_argument("--out", help="where its charts go (default: its folder)")
+    args = parser.parse_args()
+    if args.timing:
+        timing = Path(args.timing)
+        sweeps = [(timing, Path(args.hot or timing.with_name("timing_hot.txt")), Path(args.out or timing.parent))]
+    else:
+        sweeps = [(timing, timing.with_name("timing_hot.txt"), timing.parent)
+                  for timing in per_gpu_files(args.bench_dir, "timing.txt")]
+        if not sweeps:
+            raise SystemExit(f"plots.py: no {args.bench_dir}/*/timing.txt (run ./bench.sh)")
+    for timing, hot, out in sweeps:
+        plot_sweep(timing, hot, out)
 
 
 if __name__ == "__main__":

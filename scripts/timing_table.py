@@ -1,4 +1,5 @@
-"""Reading bench/timing.txt: the '# key: value' header and the rows, as a pandas DataFrame."""
+"""Reading bench/<gpu>/timing.txt (and tuning.txt, same format): the '# key: value' header and
+the rows, as a pandas DataFrame; finding every GPU's file under bench/."""
 import re
 from pathlib import Path
 
@@ -16,6 +17,12 @@ def load(path):
     if missing:
         raise ValueError(f"{path}: missing columns {sorted(missing)}")
     return header, rows
+
+
+def per_gpu_files(bench_dir, filename):
+    """bench_dir/<gpu>/filename of every GPU folder that has one (bench.sh and scripts/tune.sh
+    write each GPU's results into bench/<its slug>/: scripts/gpu_slug.py)."""
+    return sorted(Path(bench_dir).glob(f"*/{filename}"))
 
 
 # Scan rows say "inclusive" or "exclusive" in their mode column; the applications' rows name
