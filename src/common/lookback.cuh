@@ -90,31 +90,40 @@ struct ChainedCarry {
 
 using LookbackBackoff = SleepBackoff<600, 300>;
 
-// The frame both decoupled look-backs share, run by warp 0: tile 0 publishes its total as
-// INCLUSIVE; any other tile publishes it as AGGREGATE at once (successors may use it right
-// away), finds the reduction of every earlier tile with `walk` (called by every lane of warp 0,
-// after the back-off's first sleep; it returns that reduction), publishes its INCLUSIVE value and
-// hands the prefix to the whole block.
+// The frame both decoupled look-backs share, run by the lanes of warp 0 alone: tile 0 publishes
+// its total as INCLUSIVE; any other tile publishes it as AGGREGATE at once (successors may use it
+// right away), finds the reduction of every earlier tile with `walk` (called by every lane of
+// warp 0, after the back-off's first sleep; it returns that reduction), and publishes its
+// INCLUSIVE value. Returns the tile's carry-in (the reduction of every earlier tile) to every
+// lane of warp 0. The other warps of the block are free meanwhile: the tuned scan
+// (tuned_scan.cuh) has them scan their part of the tile.
 // A `closed` tile is one whose total does not depend on what comes before it: in a segmented
 // scan (segmented.cuh), a tile that contains a segment start, whose total is the reduction
 // since its last start. It publishes that total as INCLUSIVE at once, so that no successor's walk
 // goes past it; it still walks back itself, for its elements before its first segment start.
 template <class T, class Op, class Backoff, class State, class Walk>
+__device__ T look_back_in_warp0(const State& state, std::int64_t tile, T total, bool closed, Walk&& walk) {
+  const bool leader = lane_id() == 0;
+  if (tile == 0) {
+    if (leader) state.publish(0, kTileInclusive, total);
+    return Op::template identity<T>();
+  }
+  if (leader) state.publish(tile, closed ? kTileInclusive : kTileAggregate, total);
+  Backoff::before_first_poll();
+  const T prefix = walk();
+  state.after_polls();
+  if (leader && !closed) state.publish(tile, kTileInclusive, Op{}(prefix, total));
+  return prefix;
+}
+
+// The same for the whole block: warp 0 looks back, and the carry-in reaches every thread through
+// shared memory and one barrier.
+template <class T, class Op, class Backoff, class State, class Walk>
 __device__ T decoupled_lookback(const State& state, std::int64_t tile, T total, bool closed, Walk&& walk) {
   __shared__ T carry;
   if (warp_id() == 0) {
-    const bool leader = lane_id() == 0;
-    T prefix = Op::template identity<T>();
-    if (tile == 0) {
-      if (leader) state.publish(0, kTileInclusive, total);
-    } else {
-      if (leader) state.publish(tile, closed ? kTileInclusive : kTileAggregate, total);
-      Backoff::before_first_poll();
-      prefix = walk();
-      state.after_polls();
-      if (leader && !closed) state.publish(tile, kTileInclusive, Op{}(prefix, total));
-    }
-    if (leader) carry = prefix;
+    const T prefix = look_back_in_warp0<T, Op, Backoff>(state, tile, total, closed, walk);
+    if (lane_id() == 0) carry = prefix;
   }
   __syncthreads();
   return carry;
@@ -148,52 +157,63 @@ struct WarpLookback {
   State state;
   std::int64_t tile;
 
+  // The carry-in to every thread of the block (the carry-in source contract, tile_policies.cuh).
   template <class T, class Op>
   __device__ T get(T total, bool closed = false) const {
-    return decoupled_lookback<T, Op, Backoff>(state, tile, total, closed, [&] {
-      const Op op;
-      const T identity = Op::template identity<T>();
-      const int lane = lane_id();
-      T prefix = identity;
-      ShuffleWarpScan::Storage<T> no_storage;
-      constexpr int kWindow = kWarpSize * PerLane;
-      for (std::int64_t window_end = tile;; window_end -= kWindow) {
-        // Each lane reads PerLane consecutive descriptors: lane 31 the nearest predecessors,
-        // lane 0 the farthest of this window. Before tile 0 there is nothing (the identity).
-        const std::int64_t first = window_end - kWindow + lane * PerLane;
-        TileView<T> view[PerLane];
-        bool invalid = false;
+    return decoupled_lookback<T, Op, Backoff>(state, tile, total, closed, [&] { return walk<T, Op>(); });
+  }
+
+  // The carry-in to the lanes of warp 0 only; called by warp 0 alone.
+  template <class T, class Op>
+  __device__ T get_in_warp0(T total) const {
+    return look_back_in_warp0<T, Op, Backoff>(state, tile, total, false, [&] { return walk<T, Op>(); });
+  }
+
+  // The reduction of every tile before this one, to every lane of warp 0.
+  template <class T, class Op>
+  __device__ T walk() const {
+    const Op op;
+    const T identity = Op::template identity<T>();
+    const int lane = lane_id();
+    T prefix = identity;
+    ShuffleWarpScan::Storage<T> no_storage;
+    constexpr int kWindow = kWarpSize * PerLane;
+    for (std::int64_t window_end = tile;; window_end -= kWindow) {
+      // Each lane reads PerLane consecutive descriptors: lane 31 the nearest predecessors,
+      // lane 0 the farthest of this window. Before tile 0 there is nothing (the identity).
+      const std::int64_t first = window_end - kWindow + lane * PerLane;
+      TileView<T> view[PerLane];
+      bool invalid = false;
+#pragma unroll
+      for (int j = 0; j < PerLane; ++j) {
+        view[j] = first + j >= 0 ? state.read(first + j) : TileView<T>{kTileAggregate, identity};
+        invalid |= view[j].status == kTileInvalid;
+      }
+      while (__any_sync(kFullMask, invalid)) {
+        Backoff::between_polls();
+        invalid = false;
 #pragma unroll
         for (int j = 0; j < PerLane; ++j) {
-          view[j] = first + j >= 0 ? state.read(first + j) : TileView<T>{kTileAggregate, identity};
+          if (view[j].status == kTileInvalid) view[j] = state.read(first + j);
           invalid |= view[j].status == kTileInvalid;
         }
-        while (__any_sync(kFullMask, invalid)) {
-          Backoff::between_polls();
-          invalid = false;
-#pragma unroll
-          for (int j = 0; j < PerLane; ++j) {
-            if (view[j].status == kTileInvalid) view[j] = state.read(first + j);
-            invalid |= view[j].status == kTileInvalid;
-          }
-        }
-        // This lane's share: from its nearest INCLUSIVE descriptor on, or all of it.
-        T share = identity;
-        bool has_inclusive = false;
-#pragma unroll
-        for (int j = 0; j < PerLane; ++j) {
-          const bool inclusive = view[j].status == kTileInclusive;
-          share = inclusive ? view[j].value : op(share, view[j].value);
-          has_inclusive |= inclusive;
-        }
-        const unsigned inclusive_lanes = __ballot_sync(kFullMask, has_inclusive);
-        const int nearest_inclusive = inclusive_lanes ? kWarpSize - 1 - __clz(inclusive_lanes) : 0;
-        const T kept = lane >= nearest_inclusive ? share : identity;
-        const T window = __shfl_sync(kFullMask, ShuffleWarpScan::inclusive<T, Op>(kept, no_storage), kWarpSize - 1);
-        prefix = op(window, prefix);
-        if (inclusive_lanes) return prefix;
       }
-    });
+      // This lane's share: from its nearest INCLUSIVE descriptor on, or all of it.
+      T share = identity;
+      bool has_inclusive = false;
+#pragma unroll
+      for (int j = 0; j < PerLane; ++j) {
+        const bool inclusive = view[j].status == kTileInclusive;
+        share = inclusive ? view[j].value : op(share, view[j].value);
+        has_inclusive |= inclusive;
+      }
+      const unsigned inclusive_lanes = __ballot_sync(kFullMask, has_inclusive);
+      const int nearest_inclusive = inclusive_lanes ? kWarpSize - 1 - __clz(inclusive_lanes) : 0;
+      const T kept = lane >= nearest_inclusive ? share : identity;
+      const T window = shuffle_from(ShuffleWarpScan::inclusive<T, Op>(kept, no_storage), kWarpSize - 1);
+      prefix = op(window, prefix);
+      if (inclusive_lanes) return prefix;
+    }
   }
 };
 

@@ -48,6 +48,24 @@
 //                          released value synchronizes with the release, [atomics.fences]).
 //                          Measured slower than acquire polls here (1.05 ms): kept for the
 //                          tuned kernel's search, not used by a variant.
+//
+// How a descriptor word is written is the Publish parameter, and it matters more than any other
+// choice of the look-back:
+//   Exchange               an atomic exchange (atom.exch): a read-modify-write, performed at L2,
+//                          whose old value nobody reads. The default of every descriptor.
+//   ExchangeFence          the same, then a device-scope fence (what GPUPrefixSums does after
+//                          publishing its aggregate).
+//   Store                  a plain atomic store (st.relaxed.gpu / st.release.gpu): what the zoo
+//                          did until the measurements of bench/NOTES.md ("Publishing by exchange").
+// The memory order is the same for all three (DescriptorSync above): an exchange is an atomic
+// write of the same one word, so every argument about what a reader may see is unchanged. What
+// differs is how soon the word reaches L2, where the pollers read it, and the measurements say
+// the exchange gets there sooner: the same one-word change in every look-back of the zoo, each
+// measured before and after on the H100 and the H200, is in bench/NOTES.md ("Publishing by
+// exchange"). Our reading: a store is posted, sent into the memory system behind whatever the
+// SM has outstanding and then forgotten; an atomic is an L2 operation with a reply, which the SM
+// issues at once and tracks until L2 has performed it. The fence only adds a wait for the
+// publishing warp.
 #pragma once
 
 #include <cuda/atomic>
@@ -138,7 +156,22 @@ struct DescriptorOrders {
   }
 };
 
-template <class T, DescriptorSync Sync = DescriptorSync::Relaxed, int Stride = 4>
+enum class Publish { Store, Exchange, ExchangeFence };
+
+// Writes a descriptor word the Publish way, with memory order `order`.
+template <Publish How, class U>
+__device__ __forceinline__ void publish_word(U& word, U value, cuda::memory_order order) {
+  DeviceAtomic<U> atomic_word(word);
+  if constexpr (How == Publish::Store) {
+    atomic_word.store(value, order);
+  } else {
+    (void)atomic_word.exchange(value, order);
+    if constexpr (How == Publish::ExchangeFence)
+      cuda::atomic_thread_fence(cuda::memory_order_seq_cst, cuda::thread_scope_device);
+  }
+}
+
+template <class T, DescriptorSync Sync = DescriptorSync::Relaxed, int Stride = 4, Publish How = Publish::Exchange>
 struct PackedTileState64 : DescriptorOrders<Sync> {
   using DescriptorOrders<Sync>::kStore;
   using DescriptorOrders<Sync>::kPoll;
@@ -155,7 +188,7 @@ struct PackedTileState64 : DescriptorOrders<Sync> {
     std::uint32_t bits;
     memcpy(&bits, &value, sizeof bits);
     const unsigned long long word = static_cast<unsigned long long>(tagged_status(status, epoch)) << 32 | bits;
-    DeviceAtomic<unsigned long long>(words[tile * Stride]).store(word, kStore);
+    publish_word<How>(words[tile * Stride], word, kStore);
   }
   __device__ TileView<T> read(std::int64_t tile) const {
     const unsigned long long word = DeviceAtomic<unsigned long long>(words[tile * Stride]).load(kPoll);
@@ -169,7 +202,9 @@ struct PackedTileState64 : DescriptorOrders<Sync> {
 
 // Always acquire/release: the value lives in another word, which only an acquire load of the
 // status (before the value is read) makes visible.
-template <class T>
+// The status is published by exchange with release order: the release orders the value store
+// before it, as a release store would, and the exchange gets the status to L2 sooner (above).
+template <class T, Publish How = Publish::Exchange>
 struct TwoFieldTileState : DescriptorOrders<DescriptorSync::AcquireRelease> {
   static constexpr const char* kUnsupported = nullptr;
   std::uint32_t* status = nullptr;
@@ -186,7 +221,7 @@ struct TwoFieldTileState : DescriptorOrders<DescriptorSync::AcquireRelease> {
   __device__ void publish(std::int64_t tile, std::uint32_t new_status, T value) const {
     T* slot = new_status == kTileInclusive ? &inclusive[tile] : &aggregate[tile];
     DeviceAtomic<T>(*slot).store(value, cuda::memory_order_relaxed);
-    DeviceAtomic<std::uint32_t>(status[tile]).store(tagged_status(new_status, epoch), kStore);
+    publish_word<How>(status[tile], tagged_status(new_status, epoch), kStore);
   }
   __device__ TileView<T> read(std::int64_t tile) const {
     TileView<T> view;
@@ -197,7 +232,7 @@ struct TwoFieldTileState : DescriptorOrders<DescriptorSync::AcquireRelease> {
   }
 };
 
-template <class T, DescriptorSync Sync = DescriptorSync::Relaxed>
+template <class T, DescriptorSync Sync = DescriptorSync::Relaxed, Publish How = Publish::Exchange>
 struct PackedTileState30 : DescriptorOrders<Sync> {
   using DescriptorOrders<Sync>::kStore;
   using DescriptorOrders<Sync>::kPoll;
@@ -226,7 +261,7 @@ struct PackedTileState30 : DescriptorOrders<Sync> {
       v = v < kMin ? kMin : kMax;
     }
     const std::uint32_t word = (status << 30) | (static_cast<std::uint32_t>(v) & 0x3FFFFFFFu);
-    DeviceAtomic<std::uint32_t>(words[tile]).store(word, kStore);
+    publish_word<How>(words[tile], word, kStore);
   }
   __device__ TileView<T> read(std::int64_t tile) const {
     const std::uint32_t word = DeviceAtomic<std::uint32_t>(words[tile]).load(kPoll);

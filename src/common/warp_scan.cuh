@@ -24,21 +24,39 @@ constexpr unsigned kFullMask = 0xffffffffu;
 __device__ __forceinline__ int lane_id() { return threadIdx.x & (kWarpSize - 1); }
 __device__ __forceinline__ int warp_id() { return threadIdx.x / kWarpSize; }
 
-// __shfl_up_sync for any trivially copyable T: the built-in for arithmetic types, one shuffle per
+// Warp shuffles of any trivially copyable T: the built-in for arithmetic types, one shuffle per
 // 32-bit word for a struct (e.g. the (head, value) pairs of a segmented scan, segmented.cuh).
-template <class T>
-__device__ __forceinline__ T shuffle_up(T value, int offset) {
+template <class T, class Shuffle>
+__device__ __forceinline__ T shuffle_words(T value, Shuffle&& shuffle) {
   if constexpr (cuda::std::is_arithmetic_v<T>) {
-    return __shfl_up_sync(kFullMask, value, offset);
+    return shuffle(value);
   } else {
     static_assert(sizeof(T) % 4 == 0, "shuffled structs are whole 32-bit words");
     unsigned words[sizeof(T) / 4];
     memcpy(words, &value, sizeof(T));
 #pragma unroll
-    for (int w = 0; w < int(sizeof(T) / 4); ++w) words[w] = __shfl_up_sync(kFullMask, words[w], offset);
+    for (int w = 0; w < int(sizeof(T) / 4); ++w) words[w] = shuffle(words[w]);
     memcpy(&value, words, sizeof(T));
     return value;
   }
+}
+
+// The value of lane (this lane - offset); a lane below offset gets its own value back.
+template <class T>
+__device__ __forceinline__ T shuffle_up(T value, int offset) {
+  return shuffle_words(value, [offset](auto word) { return __shfl_up_sync(kFullMask, word, offset); });
+}
+
+// The value of lane (this lane + offset); a lane at 32 - offset or above gets its own value back.
+template <class T>
+__device__ __forceinline__ T shuffle_down(T value, int offset) {
+  return shuffle_words(value, [offset](auto word) { return __shfl_down_sync(kFullMask, word, offset); });
+}
+
+// The value of lane `source`, to every lane.
+template <class T>
+__device__ __forceinline__ T shuffle_from(T value, int source) {
+  return shuffle_words(value, [source](auto word) { return __shfl_sync(kFullMask, word, source); });
 }
 
 struct ShuffleWarpScan {
