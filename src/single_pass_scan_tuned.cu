@@ -1,45 +1,43 @@
-// single_pass_scan_tuned -- decoupled look-back with every implementation decision a parameter,
-// auto-tuned per input size on the GPU it runs on, in one launch per scan.
+// single_pass_scan_tuned -- the zoo's fastest scan: a one-launch decoupled look-back over
+// register-resident tiles, its open decisions tuned per GPU and per input size.
 //
-// Idea: the look-back scans of this zoo each fix one tile shape, one look-back and one
-// descriptor, and each is best somewhere and worse elsewhere. Following the ScanBox thesis
-// (Contini 2025: a tunable, portable decoupled look-back scan, tuned exhaustively per device and
-// per input size) and CUB's per-architecture tuning policies, zoo::TunedConfig makes every
-// decision a template parameter: threads per block, items per thread, vector width of global
-// accesses, the block-level scan (warp scans, raking, Blelloch), the look-back (serial or warp
-// window, with or without back-off), the descriptor (packed 64-bit or two-field) and the grid
-// (one tile per block, or persistent with the next tile prefetched during the look-back). The
-// tuner (tune/, `make tune`) measures all 1152 configurations at every power of two 2^10..2^30;
-// scripts/tune_select.py keeps the smallest set with one within 1% of the fastest at each N and
-// writes the table this binary dispatches on (src/common/tuned_table.cuh, bench/TUNING.md).
+// Idea: single_pass_scan_decoupled_lookbacks_register_tile (the tile in registers from load to
+// store, two barriers per tile) with the look-back's decisions left to measurement. Following the
+// ScanBox thesis (Contini 2025: a tunable, portable decoupled look-back scan, tuned exhaustively
+// per device and per input size) and CUB's per-architecture tuning policies, zoo::TunedConfig
+// (src/common/tuned_scan.cuh) makes them template parameters: the tile (threads x items), the
+// publish instruction (store, exchange, exchange + fence), the descriptor stride (dense or one
+// per 32-byte sector), descriptors per lane per poll, the back-off (spin or sleep), and whether
+// the aggregate goes out before the warps scan (early: warp 0 looks back while the others scan)
+// or after. The tuner (tune/, `make tune`) measures all 864 configurations of tune/space.cuh at
+// every power of two 2^10..2^30 on the GPU it runs on; scripts/tune_select.py keeps, per GPU, the
+// smallest set with one within 1% of the fastest at each N and writes the tables this binary
+// dispatches on (src/common/tuned_table.cuh, bench/<gpu>/TUNING.md).
+//
+// Which table: this GPU's by device name; a GPU nobody measured borrows the table of a measured
+// GPU with the same compute capability and the nearest SM count and memory bandwidth; any other
+// GPU runs the fallback configuration, the one with the best worst case over every N of every
+// measured GPU among those never slower than CUB there (tuned_dispatch.cuh).
 //
 // One launch: every tile descriptor carries the run's epoch, a number the host gives each run of
-// a workspace (zoo::RunEpochs, tuned_scan.cuh); a descriptor left by an earlier run reads as not
+// a workspace (zoo::RunEpochs, tile_state.cuh); a descriptor left by an earlier run reads as not
 // yet published, so no reset kernel or memset runs before the scan, where CUB launches two
 // kernels. A scan that fits in one tile uses no descriptor at all. Tiles are numbered by
 // blockIdx.x, as in CUB: no atomic ticket before the first load.
 //
-// Work: O(N); depth: O(log tile) + the look-back. Launches: 1. Global traffic:
-// 2 accesses per element, plus one 8-byte descriptor (in its own 32-byte sector) per tile:
-// the bound is memcpy.
+// Work: O(N); depth: O(log tile) + the look-back. Barriers: 2 per tile. Launches: 1. Global
+// traffic: 2 accesses per element, plus one 8-byte descriptor per tile: the bound is memcpy.
 //
-// Forward progress: a tile waits only on smaller tile indices. One tile per block relies on the
-// hardware dispatching blocks in blockIdx.x order (NVIDIA GPUs do; CUB relies on it too); the
-// persistent grid, on all of its blocks being resident at once (it is sized by the occupancy
-// calculator).
+// Forward progress: a tile waits only on smaller tile indices, and relies on the hardware
+// dispatching blocks in blockIdx.x order (NVIDIA GPUs do; CUB relies on it too).
 //
-// Constraints: any N (up to 2^31 - 1 tiles, the grid's limit); every type/operator/mode of 32-bit elements (the
-// packed descriptor). The table is keyed by GPU name: measured on the NVIDIA H100 80GB HBM3;
-// every other GPU gets the fallback configuration (best worst-case ratio to the ideal on the
-// H100), until `make tune` is run there. The workspace must be zero before its first use (the
-// harness zeroes it once, at allocation).
+// Constraints: any N (up to 2^31 - 1 tiles, the grid's limit); every type/operator/mode of 32-bit
+// elements (the packed descriptor). The workspace must be zero before its first use (the harness
+// zeroes it once, at allocation).
 //
-// In the charts: the zoo's fastest variant at every size of the sweep. On the H100 (51ec95a):
-// faster than CUB at every power of two (CUB / this 1.13..1.75); 0.57..0.60 x CUB's time at
-// 2^10..2^12 (one tile: one block's load, scan and store, one launch), 0.64..0.69 x at
-// 2^13..2^16; 90.9% of memcpy at 2^26 and 92.3% at 2^28 (CUB 81%), where the look-back wait is
-// what is left (bench/NOTES.md). The tuning charts (bench/tuning_*.png) show how the 1152
-// configurations spread.
+// In the charts: the zoo's fastest variant, against CUB and memcpy on each GPU (README, "The
+// fastest scan on each GPU"; bench/NOTES.md, "Register-resident tiles" and "What limits the
+// tuned scan"). The tuning charts (bench/<gpu>/tuning_*.png) show how the configurations spread.
 // Run: make bin/single_pass_scan_tuned && ./bin/single_pass_scan_tuned 2^28
 #include "common/harness.cuh"
 #include "common/tuned_dispatch.cuh"

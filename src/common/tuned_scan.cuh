@@ -1,114 +1,94 @@
-// tuned_scan.cuh -- the decoupled look-back scan with every implementation decision a
-// compile-time parameter (TunedConfig), run in ONE launch. single_pass_scan_tuned picks a
-// configuration per N from a measured table (tuned_table.cuh); the tuner (tune/) measures every
+// tuned_scan.cuh -- the zoo's fastest scan: a one-launch decoupled look-back over
+// register-resident tiles, with every decision that the measurements left open a compile-time
+// parameter (TunedConfig). single_pass_scan_tuned picks a configuration per GPU and per N from a
+// measured table (tuned_table.cuh, tuned_dispatch.cuh); the tuner (tune/) measures every
 // configuration of the space (tune/space.cuh). This header includes no harness, so that the
 // tuner can compile its configurations in many translation units.
 //
-// The parameters, and the building blocks they select:
-//   Threads, Items      tile = Threads x Items elements, Items per thread in registers
-//   VectorBytes         width of each global load/store: 4 (scalar), 8 or 16 (tile_io.cuh)
-//   BlockScanKind       how the block scans its per-thread totals (block_scan.cuh):
-//                       WarpScans (shuffle scan per warp, then of the warp totals), Raking
-//                       (one warp rakes them serially), Blelloch (the shared-memory tree)
-//   LookbackKind, Sleep serial or warp-window look-back, with or without the sleeping back-off
-//                       (lookback.cuh)
-//   DescriptorKind      Packed64 (status, epoch and value in one relaxed 64-bit word, one per
-//                       32-byte sector) or TwoField (status word + value slots, release/acquire)
-//                       (tile_state.cuh)
-//   GridKind            TilePerBlock: one block per tile, tile = blockIdx.x (as CUB). Persistent:
-//                       as many blocks as fit on the GPU at once, block b scanning tiles b,
-//                       b + grid, b + 2 grid, ..., and issuing the loads of its NEXT tile before
-//                       it waits in the look-back of the current one, so that memory stays busy
-//                       while it waits (the look-back wait is what separates the per-tile kernel
-//                       from memcpy: bench/NOTES.md).
+// The kernel, top to bottom (tuned_scan_kernel below):
+//   1. load the tile into registers, warp-contiguous 16-byte vectors (register_tile.cuh);
+//   2. scan each warp's run with thread-serial steps and shuffles;
+//   3. combine the warp totals through shared memory: one barrier, and the tile total is known;
+//   4. warp 0 publishes the AGGREGATE, looks back over the predecessors' descriptors and
+//      publishes the INCLUSIVE value (lookback.cuh, tile_state.cuh);
+//   5. a second barrier hands the carry-in to every thread;
+//   6. put the carry-in and the warps before in front of every item, and store.
+//
+// The parameters:
+//   Threads, Items   the tile: Threads x Items elements, Items per thread in registers
+//   How              the publish instruction: Store, Exchange, ExchangeFence (tile_state.cuh)
+//   Stride           64-bit words from one descriptor to the next: 1 (dense, four to a 32-byte
+//                    sector) or 4 (each in its own sector)
+//   PerLane          descriptors each lane of the look-back warp reads per poll: 1 (a window of
+//                    32 tiles) or 2 (64)
+//   SleepNs          the back-off: 0 spins; otherwise sleep SleepNs before the first poll and
+//                    SleepNs / 2 between polls (lookback.cuh)
+//   When             when the aggregate is published. AfterScan: steps 1-6 as above. Early:
+//                    each warp first only reduces its run (a shuffle reduction per round,
+//                    cheaper than the scan), the aggregate goes out after the first barrier,
+//                    and the other warps scan their runs while warp 0 looks back; warp 0 scans
+//                    its own run afterwards.
+// What is no longer a parameter, and why (measured in the space before this one, bench/NOTES.md
+// "The tuned scan"): one tile per block (a persistent grid lost at every N from 2^16 on), the warp
+// window (the serial walk lost), the packed 64-bit descriptor (the two-field one lost), and the
+// tile itself (the transposing blocked tiles of tile_io.cuh lost to register-resident ones:
+// bench/NOTES.md, "Register-resident tiles").
 //
 // One launch: CUB, and the other single-pass variants, launch twice per scan: a kernel (or
 // memset) that resets the tile descriptors, then the scan. Here every descriptor carries the
-// run's epoch (tile_state.cuh), a number the host gives each run of a workspace (RunEpochs,
-// tile_state.cuh), and a descriptor of another epoch reads as "not yet published": the previous run's
-// leftovers need no reset. The workspace must be zero when first used (the harness zeroes it once
-// at allocation, outside timing). A scan of one tile uses no descriptor: it is a plain block scan.
+// run's epoch (tile_state.cuh), a number the host gives each run of a workspace (RunEpochs), and
+// a descriptor of another epoch reads as "not yet published": the previous run's leftovers need
+// no reset. The workspace must be zero when first used. A scan of one tile uses no descriptor.
 //
-// No ticket: the zoo's other look-back scans number their tiles with an atomic ticket (a dynamic
-// tile index, single_pass.cuh), which costs every block an atomic round trip before its first
-// load. Measured on the H100 (bench/NOTES.md, "The tuned scan"), blockIdx.x instead saved about
-// 0.4 us per scan at 2^13..2^16 and 2% of the time at 2^26.
+// No ticket: tiles are numbered by blockIdx.x, as in CUB; an atomic ticket costs every block a
+// round trip before its first load (bench/NOTES.md, "The tuned scan").
 //
-// Forward progress: a tile waits only on tiles with smaller indices. TilePerBlock relies on the
-// hardware dispatching blocks in blockIdx.x order, so that every block a running block waits on
-// has been started (true of NVIDIA GPUs and relied on by CUB's scan; not a CUDA-language
-// guarantee). Persistent relies on its grid (sized by the occupancy calculator) being resident
-// at once, and each block finishes its current tile before it starts the next.
+// Forward progress: a tile waits only on tiles with smaller indices, and relies on the hardware
+// dispatching blocks in blockIdx.x order, so that every block a running block waits on has been
+// started (true of NVIDIA GPUs and relied on by CUB's scan; not a CUDA-language guarantee).
+//
+// Memory model: the descriptor is one 64-bit word (status, epoch, value) written and read with
+// relaxed atomics, whichever the publish instruction: a reader sees a whole word, and a tile's
+// output depends only on its input and the words it read (tile_state.cuh).
 #pragma once
 
 #include <cuda_runtime.h>
 
-#include <algorithm>
 #include <cstdint>
 #include <string>
-#include <type_traits>
 
-#include "block_scan.cuh"
 #include "cuda_check.cuh"
 #include "lookback.cuh"
 #include "ops.cuh"
-#include "smem_tree_scans.cuh"
-#include "tile_policies.cuh"
+#include "register_tile.cuh"
 #include "tile_state.cuh"
 #include "warp_scan.cuh"
 
 namespace zoo {
 
-enum class BlockScanKind { WarpScans, Raking, Blelloch };
-enum class LookbackKind { Serial, Warp };
-enum class DescriptorKind { Packed64, TwoField };
-enum class GridKind { TilePerBlock, Persistent };
+enum class Aggregate { AfterScan, Early };
 
-// A carry-in source that first runs `before` (every thread) and then asks `inner`: the
-// persistent grid issues the loads of its next tile there, after the block scan and before the
-// look-back wait.
-template <class Inner, class Before>
-struct BeforeCarryIn {
-  Inner inner;
-  Before before;
-  template <class T, class Op>
-  __device__ T get(T total) const {
-    before();
-    return inner.template get<T, Op>(total);
-  }
-};
-
-template <int Threads, int Items, int VectorBytes, BlockScanKind Scan, LookbackKind Lookback, bool Sleep,
-          DescriptorKind Descriptor, GridKind Grid>
+template <int Threads, int Items, Publish How, int Stride, int PerLane, int SleepNs, Aggregate When>
 struct TunedConfig {
   static constexpr int kThreads = Threads;
   static constexpr int kItems = Items;
-  static constexpr int kVectorBytes = VectorBytes;
   static constexpr std::int64_t kTileItems = std::int64_t(Threads) * Items;
-  static constexpr BlockScanKind kBlockScan = Scan;
-  static constexpr LookbackKind kLookback = Lookback;
-  static constexpr bool kSleep = Sleep;
-  static constexpr DescriptorKind kDescriptor = Descriptor;
-  static constexpr GridKind kGrid = Grid;
+  static constexpr Aggregate kAggregate = When;
 
-  using BlockScan = std::conditional_t<
-      Scan == BlockScanKind::WarpScans, WarpBlockScan<Threads, ShuffleWarpScan>,
-      std::conditional_t<Scan == BlockScanKind::Raking, RakingBlockScan<Threads>,
-                         TreeBlockScan<Threads, BlellochTree<true>>>>;
-  using Tile = CoarsenedTile<Threads, Items, BlockScan, VectorBytes>;
+  using Tile = RegisterTile<Threads, Items>;
   template <class T>
-  using State = std::conditional_t<Descriptor == DescriptorKind::Packed64, PackedTileState64<T>, TwoFieldTileState<T>>;
-  using Backoff = std::conditional_t<Sleep, LookbackBackoff, NoBackoff>;
-  template <class S>
-  using Carry = std::conditional_t<Lookback == LookbackKind::Serial, SerialLookback<S, Backoff>, WarpLookback<S, Backoff>>;
+  using State = PackedTileState64<T, DescriptorSync::Relaxed, Stride, How>;
+  using Backoff = SleepBackoff<SleepNs, SleepNs / 2>;
+  template <class T>
+  using Lookback = WarpLookback<State<T>, Backoff, PerLane>;
 
-  // E.g. "128x24.v16.warpscans.warp.sleep.packed64.pertile": the row name in bench/tuning.txt.
+  // E.g. "256x16.exch.dense.w32.spin.early": the row name in bench/<gpu>/tuning.txt.
   static std::string name() {
-    static const char* const scans[] = {"warpscans", "raking", "blelloch"};
-    return std::to_string(Threads) + "x" + std::to_string(Items) + ".v" + std::to_string(VectorBytes) + "." +
-           scans[static_cast<int>(Scan)] + "." + (Lookback == LookbackKind::Serial ? "serial" : "warp") + "." +
-           (Sleep ? "sleep" : "nosleep") + "." + (Descriptor == DescriptorKind::Packed64 ? "packed64" : "twofield") +
-           "." + (Grid == GridKind::TilePerBlock ? "pertile" : "persistent");
+    static const char* const publishes[] = {"store", "exch", "exchfence"};
+    return std::to_string(Threads) + "x" + std::to_string(Items) + "." + publishes[static_cast<int>(How)] + "." +
+           (Stride == 1 ? "dense" : "sector") + ".w" + std::to_string(kWarpSize * PerLane) + "." +
+           (SleepNs == 0 ? std::string("spin") : "sleep" + std::to_string(SleepNs)) + "." +
+           (When == Aggregate::Early ? "early" : "scanned");
   }
 };
 
@@ -117,38 +97,37 @@ __global__ void __launch_bounds__(Config::kThreads)
     tuned_scan_kernel(const T* in, T* out, std::int64_t n, bool exclusive, typename Config::template State<T> state,
                       std::uint32_t tiles) {
   using Tile = typename Config::Tile;
-  using IO = typename Tile::template IO<T>;
-  using Carry = typename Config::template Carry<typename Config::template State<T>>;
-  const auto tile_begin = [](std::uint32_t tile) { return std::int64_t(tile) * Config::kTileItems; };
-  const auto tile_valid = [n](std::uint32_t tile) {
-    return static_cast<int>(min(Config::kTileItems, n - std::int64_t(tile) * Config::kTileItems));
-  };
+  constexpr bool kEarly = Config::kAggregate == Aggregate::Early;
+  const Op op;
+  const std::uint32_t tile = blockIdx.x;
+  const std::int64_t begin = std::int64_t(tile) * Config::kTileItems;
+  const int valid = static_cast<int>(min(Config::kTileItems, n - begin));
+  T items[Config::kItems];
 
-  // A single tile has no predecessor and no successor: no descriptor, no look-back.
-  if (tiles == 1) {
-    Tile::template scan_tile<T, Op>(in, out, static_cast<int>(n), exclusive);
-    return;
-  }
+  // 1-3. Load, scan each warp's run (Early: only reduce it for now), combine the warp totals.
+  Tile::load(in + begin, valid, items, Op::template identity<T>());
+  const T warp_total = kEarly ? Tile::template reduce_warp<T, Op>(items) : Tile::template scan_warp<T, Op>(items, exclusive);
+  const typename Tile::template BlockTotals<T> totals = Tile::template combine_warps<T, Op>(warp_total);
 
-  std::uint32_t tile = blockIdx.x;
-  if constexpr (Config::kGrid == GridKind::TilePerBlock) {
-    Tile::template scan_tile<T, Op>(in + tile_begin(tile), out + tile_begin(tile), tile_valid(tile), exclusive,
-                                    Carry{state, tile});
-  } else {
-    typename IO::Fetched current = IO::fetch(in + tile_begin(tile), tile_valid(tile), Op::template identity<T>());
-    for (;;) {
-      const std::uint32_t next_tile = tile + gridDim.x;
-      typename IO::Fetched next;
-      const auto prefetch_next = [&] {
-        if (next_tile < tiles) next = IO::fetch(in + tile_begin(next_tile), tile_valid(next_tile), Op::template identity<T>());
-      };
-      Tile::template scan_fetched<T, Op>(current, out + tile_begin(tile), tile_valid(tile), exclusive,
-                                         BeforeCarryIn<Carry, decltype(prefetch_next)>{Carry{state, tile}, prefetch_next});
-      if (next_tile >= tiles) break;
-      tile = next_tile;
-      current = next;
+  // 4-5. Publish the aggregate, look back, publish the inclusive value (warp 0; a single tile has
+  // no one to tell and nothing before it), and hand the carry-in to the block.
+  T carry = Op::template identity<T>();
+  if (tiles > 1) {
+    __shared__ T shared_carry;
+    if (warp_id() == 0) {
+      const T prefix = typename Config::template Lookback<T>{state, tile}.template get_in_warp0<T, Op>(totals.tile);
+      if (lane_id() == 0) shared_carry = prefix;
     }
+    if constexpr (kEarly) Tile::template scan_warp<T, Op>(items, exclusive);  // warp 0 after its look-back
+    __syncthreads();
+    carry = shared_carry;
+  } else if constexpr (kEarly) {
+    Tile::template scan_warp<T, Op>(items, exclusive);
   }
+
+  // 6. Everything before this thread's items in front of them, and out.
+  Tile::template prepend<T, Op>(items, op(carry, totals.before_warp));
+  Tile::store(out + begin, valid, items);
 }
 
 // The variant-shaped driver of one configuration (harness contract: workspace_bytes and run).
@@ -162,26 +141,12 @@ struct TunedScan {
     return Descriptors<T>::workspace_bytes(ceil_div<std::int64_t>(n, Config::kTileItems));
   }
 
-  // Blocks of this kernel that fit on the whole GPU at once: the persistent grid.
-  template <class T, class Op>
-  static std::int64_t resident_blocks() {
-    static const std::int64_t blocks = [] {
-      int device = 0, sms = 0, per_sm = 0;
-      ZOO_CUDA(cudaGetDevice(&device));
-      ZOO_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-      ZOO_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, tuned_scan_kernel<Config, T, Op>,
-                                                             Config::kThreads, 0));
-      return std::int64_t(std::max(1, per_sm)) * sms;
-    }();
-    return blocks;
-  }
-
   template <class T, class Op>
   static void run(const T* in, T* out, std::int64_t n, ScanKind kind, Workspace workspace, cudaStream_t stream) {
+    if (n == 0) return;  // nothing to scan, and a grid of zero blocks is a launch error
     const std::int64_t tiles = ceil_div<std::int64_t>(n, Config::kTileItems);
     const auto state = Descriptors<T>::for_run(workspace, tiles, stream);
-    const std::int64_t grid = Config::kGrid == GridKind::Persistent ? std::min(tiles, resident_blocks<T, Op>()) : tiles;
-    tuned_scan_kernel<Config, T, Op><<<static_cast<unsigned>(grid), Config::kThreads, 0, stream>>>(
+    tuned_scan_kernel<Config, T, Op><<<static_cast<unsigned>(tiles), Config::kThreads, 0, stream>>>(
         in, out, n, kind == ScanKind::Exclusive, state, static_cast<std::uint32_t>(tiles));
     ZOO_CHECK_LAUNCH();
   }
