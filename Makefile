@@ -1,15 +1,16 @@
 # scan-zoo build. One binary per src/*.cu (discovered by glob); see README.md.
 #   make                 build every variant into bin/
 #   make test            install Python requirements if missing, build, run the pytest suite
-#   make bench           sweep every binary (bench.sh) into bench/timing.txt
-#   make plots           README results table + charts (bench/*.png) from bench/timing*.txt
+#   make bench           sweep every binary (bench.sh) into bench/<gpu>/timing.txt (<gpu>: h100, ...)
+#   make plots           README results tables + each GPU's charts (bench/<gpu>/*.png) from its timing*.txt
 #   make sass V=name     disassemble bin/name (SASS), e.g. to check 16-byte loads or spills
 #   make sanitize        compute-sanitizer memcheck/racecheck/synccheck/initcheck at small sizes
 #   make stress          re-verify every variant with fresh data (200x per size; single-pass 1000x)
 #   make large-n         verify every variant once at N = 2^32 + 1 (needs ~35 GB of GPU memory)
 #   make tuner           build the tuner (tune/): every configuration of single_pass_scan_tuned
-#   make tune            run the tuning sweep (scripts/tune.sh) -> bench/tuning.txt, then
-#                        scripts/tune_select.py -> the per-N table, report and charts
+#   make tune            run the tuning sweep (scripts/tune.sh) -> bench/<gpu>/tuning.txt, then
+#                        make tune-select: scripts/tune_select.py over every bench/*/tuning.txt ->
+#                        the per-GPU, per-N tables, each GPU's report and charts
 #   make clean
 # ARCH selects the GPU (default sm_90, the H100): make ARCH=sm_80
 
@@ -73,9 +74,9 @@ tune: all tuner python-deps
 	./scripts/tune.sh
 	$(MAKE) tune-select
 
+# Every GPU's sweep, so that tuning on one GPU replaces that GPU's table and keeps the others'.
 tune-select: python-deps
-	$(PYTHON) scripts/tune_select.py --tuning bench/tuning.txt --configs bench/tuning_configs.txt \
-	  --table src/common/tuned_table.cuh --report bench/TUNING.md --out bench
+	$(PYTHON) scripts/tune_select.py --bench-dir bench --table src/common/tuned_table.cuh
 
 # pandas, matplotlib and pytest: installed only when missing, so an offline machine that has them
 # (the GPU box) never reaches for the network.

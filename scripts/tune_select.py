@@ -1,20 +1,42 @@
-"""Selection from a tuning sweep (scripts/tune.sh -> bench/tuning.txt), after the ScanBox thesis:
+"""Selection from the tuning sweeps of every measured GPU (scripts/tune.sh -> bench/<gpu>/tuning.txt,
+with tuning_configs.txt beside it), after the ScanBox thesis. For each GPU:
 
   - the ideal configuration set: the fastest configuration at each N;
   - the best single configuration over all N by each selection metric: sum of throughput,
     absolute and squared distance to the ideal line, Chebyshev (largest distance), and the
-    scale-free worst-case ratio to the ideal that we ship as the fallback (see choose_default);
-  - the per-N table compiled into single_pass_scan_tuned (src/common/tuned_table.cuh): the
-    smallest set of configurations that has one within TOLERANCE of the ideal at every N;
-  - a report (bench/TUNING.md) and two charts: tuning_ideal_vs_single.png (GB/s over N) and
-    tuning_density.png (how the configurations' throughput is distributed at a few sizes).
+    scale-free worst-case ratio to the ideal;
+  - its per-N table: the smallest set of configurations that has one within TOLERANCE of the
+    ideal at every N;
+  - a report, bench/<gpu>/TUNING.md, and two charts beside it: tuning_ideal_vs_single.png (GB/s
+    over N) and tuning_density.png (how the configurations' throughput is distributed at a few
+    sizes), each headed with the GPU, the commit and the date of its sweep.
+Over all GPUs:
 
-Usage: python3 scripts/tune_select.py [--tuning bench/tuning.txt] [--configs bench/tuning_configs.txt]
-           [--table src/common/tuned_table.cuh] [--report bench/TUNING.md] [--out bench]
+  - the fallback, for GPUs with neither a table of their own nor a compatible one (same compute
+    capability: src/common/tuned_dispatch.cuh): see choose_fallback;
+  - the generated src/common/tuned_table.cuh: the union of every GPU's set and the fallback, each
+    configuration once, and one row table per GPU (ordered by slug, scripts/gpu_slug.py).
+Each run rereads every GPU's sweep, so `make tune` on one GPU replaces that GPU's table and keeps
+the others'.
+
+Candidates for shipping: configurations that passed at every N of the GPU's sweep and do not
+spill (local memory 0 in tuning_configs.txt; bin/ is built with spills as errors).
+
+Configuration names (TunedConfig::name(), src/common/tuned_scan.cuh), six dot-separated fields:
+    {threads}x{items}.{publish}.{descriptors}.{window}.{backoff}.{aggregate}
+    e.g. 256x16.exch.dense.w32.spin.early -> TunedConfig<256, 16, Publish::Exchange, 1, 1, 0, Aggregate::Early>
+(see cpp_config for each field's values).
+
+Usage: python3 scripts/tune_select.py [--bench-dir bench | --tuning PATH [PATH ...]]
+                                      [--table src/common/tuned_table.cuh]
+  --tuning takes tuning.txt files or the folders holding them; reports and charts go beside each.
 """
 import argparse
+import json
 import math
+import re
 import sys
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import matplotlib
@@ -24,43 +46,86 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from timing_table import load  # noqa: E402
+from gpu_slug import gpu_slug  # noqa: E402
+from timing_table import load, per_gpu_files  # noqa: E402
 
 REFERENCES = ("memcpy_baseline", "cub_scan")
 # A configuration within 1% of the ideal at some N counts as ideal there: closer than that, two
 # configurations trade places from one sweep to the next (median of 25 cold reps).
 TOLERANCE = 0.01
 DENSITY_SIZES = (2**12, 2**16, 2**20, 2**24, 2**28)
+# What the C++ side needs of a sweep's header to tell GPUs apart and find the nearest one.
+HEADER_FIELDS = ("gpu", "compute_capability", "sm_count", "peak_memory_gbps")
 
-# Name fields (TunedConfig::name, tuned_scan.cuh) -> C++ template arguments.
-BLOCK_SCANS = {"warpscans": "WarpScans", "raking": "Raking", "blelloch": "Blelloch"}
-LOOKBACKS = {"serial": "Serial", "warp": "Warp"}
-SLEEPS = {"sleep": "true", "nosleep": "false"}
-DESCRIPTORS = {"packed64": "Packed64", "twofield": "TwoField"}
-GRIDS = {"pertile": "TilePerBlock", "persistent": "Persistent"}
+# Name fields -> TunedConfig's template arguments.
+PUBLISH = {"store": "Publish::Store", "exch": "Publish::Exchange", "exchfence": "Publish::ExchangeFence"}
+DESCRIPTOR_STRIDE = {"dense": 1, "sector": 4}  # 64-bit words from one descriptor to the next
+WINDOW_PER_LANE = {"w32": 1, "w64": 2}         # descriptors each lane reads per poll
+BACKOFF_SLEEP_NS = {"spin": 0, "sleep200": 200, "sleep600": 600}  # the first sleep
+AGGREGATE = {"early": "Aggregate::Early", "scanned": "Aggregate::AfterScan"}
+# The parameters' names in the reports, in the order of the name's fields.
+PARAMETERS = ("shape", "publish", "descriptors", "window", "back-off", "aggregate")
 
 
 def cpp_config(name):
-    """'128x24.v16.warpscans.warp.sleep.packed64.pertile' -> 'TunedConfig<128, 24, 16, ...>'."""
-    shape, vector, scan, lookback, sleep, descriptor, grid = name.split(".")
-    threads, items = shape.split("x")
-    return (f"TunedConfig<{int(threads)}, {int(items)}, {int(vector[1:])}, BlockScanKind::{BLOCK_SCANS[scan]}, "
-            f"LookbackKind::{LOOKBACKS[lookback]}, {SLEEPS[sleep]}, DescriptorKind::{DESCRIPTORS[descriptor]}, "
-            f"GridKind::{GRIDS[grid]}>")
+    """'256x16.exch.dense.w32.spin.early' -> 'TunedConfig<256, 16, Publish::Exchange, 1, 1, 0, Aggregate::Early>'.
+    Raises ValueError for a name outside the grammar (e.g. a sweep of an older configuration space)."""
+    fields = name.split(".")
+    shape = re.fullmatch(r"(\d+)x(\d+)", fields[0])
+    choices = (PUBLISH, DESCRIPTOR_STRIDE, WINDOW_PER_LANE, BACKOFF_SLEEP_NS, AGGREGATE)
+    if len(fields) != len(PARAMETERS) or not shape or any(f not in c for f, c in zip(fields[1:], choices)):
+        raise ValueError(f"'{name}' is not a configuration name of the form "
+                         "{threads}x{items}.{publish}.{descriptors}.{window}.{backoff}.{aggregate}")
+    _, publish, descriptors, window, backoff, aggregate = fields
+    return (f"TunedConfig<{shape[1]}, {shape[2]}, {PUBLISH[publish]}, {DESCRIPTOR_STRIDE[descriptors]}, "
+            f"{WINDOW_PER_LANE[window]}, {BACKOFF_SLEEP_NS[backoff]}, {AGGREGATE[aggregate]}>")
+
+
+@dataclass
+class Sweep:
+    """One GPU's tuning sweep and what the selection made of it."""
+    path: Path               # bench/<gpu>/tuning.txt
+    header: dict             # its '# key: value' lines
+    rows: pd.DataFrame       # every row, failures included
+    gbps: pd.DataFrame       # configuration x N, PASS rows only, references included
+    configs: pd.DataFrame    # tuning_configs.txt (registers, local_bytes, ...), or None without one
+    table: pd.DataFrame      # the candidates x N
+    slug: str
+    chosen: list = field(default_factory=list)  # its per-N set, in the order the cover picked it
+    per_n: dict = field(default_factory=dict)   # N -> the configuration its table runs there
+
+    @property
+    def gpu(self):
+        return self.header["gpu"]
+
+    @property
+    def folder(self):
+        return self.path.parent
+
+    def cub_ratio(self, name):
+        """The configuration's GB/s over CUB's at each N where both were measured."""
+        if "cub_scan" not in self.gbps.index:
+            return pd.Series(dtype=float)
+        return (self.table.loc[name] / self.gbps.loc["cub_scan"]).dropna()
 
 
 def load_sweep(path):
-    """(header, gbps): gbps is a configuration x N table of PASS rows, references included."""
     header, rows = load(path)
+    missing = [key for key in HEADER_FIELDS if key not in header]
+    if missing:
+        raise SystemExit(f"tune_select: {path}: header lacks {', '.join(missing)} (not a scripts/tune.sh sweep?)")
     passed = rows[rows["status"] == "PASS"]
     gbps = passed.pivot_table(index="variant", columns="n", values="gbps")
-    return header, rows, gbps
-
-
-def load_configs(path):
-    if path is None or not Path(path).exists():
-        return None
-    return pd.read_csv(path, sep=r"\s+").set_index("config")
+    for name in rows["variant"].unique():
+        if name not in REFERENCES:
+            try:
+                cpp_config(name)
+            except ValueError as error:
+                raise SystemExit(f"tune_select: {path}: {error}; a sweep of another configuration space? "
+                                 "Re-run make tune on that GPU.")
+    configs_path = Path(path).with_name("tuning_configs.txt")
+    configs = pd.read_csv(configs_path, sep=r"\s+").set_index("config") if configs_path.exists() else None
+    return Sweep(Path(path), header, rows, gbps, configs, candidates(gbps, configs), gpu_slug(header["gpu"]))
 
 
 def candidates(gbps, configs):
@@ -94,14 +159,7 @@ def metric_winners(scores):
             for metric, ascending in METRIC_SENSE.items()}
 
 
-def choose_default(winners):
-    """The fallback (GPUs without a table) is the best worst-case ratio to the ideal: it must be
-    decent at every N, and the thesis's absolute metrics are decided by the largest sizes alone
-    (GB/s at 2^12 are a few hundredths of those at 2^28)."""
-    return winners["worst_ratio"]
-
-
-def compress(table, default, tolerance=TOLERANCE):
+def compress(table, tolerance=TOLERANCE):
     """The smallest set of configurations with one within `tolerance` of the ideal at every N
     (greedy set cover: most sizes covered first, ties to the higher mean ratio to the ideal),
     and for each N the fastest configuration of that set. Returns (chosen configs, {n: config})."""
@@ -118,9 +176,41 @@ def compress(table, default, tolerance=TOLERANCE):
         chosen.append(pick)
         uncovered -= set(eligible.columns[eligible.loc[pick]])
     per_n = {n: table.loc[chosen, n].idxmax() for n in table.columns}
-    if default not in chosen:
-        chosen.append(default)
     return chosen, per_n
+
+
+@dataclass
+class Fallback:
+    name: str
+    worst_ratio: float      # to the ideal, over every GPU and N
+    never_slower_than_cub: bool
+
+
+def choose_fallback(sweeps):
+    """The configuration for GPUs without a table: among those that are candidates on every GPU,
+    the best worst-case ratio to the ideal over all GPUs and N (decent everywhere, and scale-free:
+    the thesis's absolute metrics are decided by the largest sizes alone, GB/s at 2^12 being a few
+    hundredths of those at 2^28), restricted to those never slower than CUB (in GB/s, at any N of
+    any GPU), since on an unknown GPU a scan slower than the library's is no reason to ship ours.
+    If none is never slower than CUB, the best worst-case ratio regardless (said loudly)."""
+    common = sorted(set.intersection(*(set(s.table.index) for s in sweeps)))
+    if not common:
+        raise SystemExit("tune_select: no configuration is a candidate (PASS at every N, spill-free) on every GPU: "
+                         "no fallback can be chosen")
+    worst = pd.concat([(s.table.loc[common] / s.table.max(axis=0)).min(axis=1) for s in sweeps], axis=1).min(axis=1)
+    never_slower = [name for name in common if all((s.cub_ratio(name) >= 1).all() for s in sweeps)]
+    pool = worst.loc[never_slower] if never_slower else worst
+    name = sorted(pool.index, key=lambda c: (-pool[c], c))[0]
+    return Fallback(name, float(worst[name]), bool(never_slower))
+
+
+def shipped_configs(sweeps, fallback):
+    """Every GPU's set, in slug order, then the fallback: each configuration once."""
+    union = []
+    for name in [c for s in sweeps for c in s.chosen] + [fallback.name]:
+        if name not in union:
+            union.append(name)
+    return union
 
 
 def table_rows(per_n):
@@ -135,16 +225,27 @@ def table_rows(per_n):
     return rows
 
 
-def write_table(path, header, chosen, default, rows):
-    index = {name: i for i, name in enumerate(chosen)}
-    gpu = header.get("gpu", "")
+def rows_name(sweep):
+    """The C++ name of a GPU's row array: kRows and its slug, uppercased (h100 -> kRowsH100)."""
+    return "kRows" + re.sub(r"[^A-Z0-9]", "_", sweep.slug.upper())
+
+
+def write_table(path, source, sweeps, configs, fallback):
+    index = {name: i for i, name in enumerate(configs)}
+    sweeps_line = "; ".join(f"{s.gpu} (commit {s.header.get('git_commit', '?')}, {s.header.get('date', '?')})"
+                            for s in sweeps)
+    regimes = ", ".join(sorted({s.header.get("l2", "cold") for s in sweeps}))
+    if fallback.never_slower_than_cub:
+        how = ["// (bench/<gpu>/TUNING.md); kFallback: among the configurations that are candidates on every GPU",
+               "// and never slower than CUB there, the best worst-case ratio to the fastest over all GPUs and N."]
+    else:
+        how = ["// (bench/<gpu>/TUNING.md); kFallback: the best worst-case ratio to the fastest over all GPUs and N",
+               "// among the configurations that are candidates on every GPU; NONE of them is never slower than CUB."]
     lines = [
-        "// tuned_table.cuh -- GENERATED by scripts/tune_select.py from bench/tuning.txt; do not edit by hand.",
-        f"// Sweep: {gpu}, commit {header.get('git_commit', '?')}, {header.get('date', '?')}, "
-        f"int32 inclusive sum, {header.get('l2', 'cold')} L2.",
-        "// Configs: the smallest set with one within 1% of the fastest measured at every power of two",
-        "// (bench/TUNING.md); kFallback: the best worst-case ratio to the fastest over all N, used",
-        "// on every GPU without a measured table.",
+        f"// tuned_table.cuh -- GENERATED by scripts/tune_select.py from {source}; do not edit by hand.",
+        f"// Sweeps (int32 inclusive sum, {regimes} L2): {sweeps_line}.",
+        "// Configs: per GPU, the smallest set with one within 1% of the fastest measured at every power of two",
+        *how,
         "#pragma once",
         "",
         '#include "tuned_scan.cuh"',
@@ -153,49 +254,55 @@ def write_table(path, header, chosen, default, rows):
         "",
         "using Configs = TypeList<",
     ]
-    for i, name in enumerate(chosen):
-        comma = "," if i + 1 < len(chosen) else ">;"
+    for i, name in enumerate(configs):
+        comma = "," if i + 1 < len(configs) else ">;"
         lines.append(f"    {cpp_config(name)}{comma}  // {i}: {name}")
     lines += [
         "",
-        "// The configuration for GPUs without a measured table.",
-        f"inline constexpr int kFallback = {index[default]};",
+        "// The configuration for GPUs without a measured or compatible table.",
+        f"inline constexpr int kFallback = {index[fallback.name]};",
         "",
-        "// Per GPU (by its device name): config index for N in (2^(previous row's log2_n), 2^log2_n];",
-        "// below the first row the first row's config, above the last the last row's.",
+        "// Config index for N in (2^(previous row's log2_n), 2^log2_n]; below the first row the first",
+        "// row's config, above the last the last row's.",
         "struct Row {",
         "  int log2_n;",
         "  int config;",
         "};",
+        "// A measured GPU: its device name, compute capability, SM count and peak memory bandwidth (the",
+        "// sweep header's), so that a GPU without a table can borrow the nearest compatible one.",
         "struct Table {",
         "  const char* gpu;",
+        "  int cc_major;",
+        "  int cc_minor;",
+        "  int sms;",
+        "  int peak_memory_gbps;",
         "  const Row* rows;",
         "  int count;",
         "};",
         "",
-        "inline constexpr Row kMeasuredRows[] = {",
     ]
-    lines += [f"    {{{log2_n}, {index[name]}}},  // {name}" for log2_n, name in rows]
-    lines += [
-        "};",
-        f'inline constexpr Table kTables[] = {{{{"{gpu}", kMeasuredRows, {len(rows)}}}}};',
-        "",
-        "}  // namespace zoo::tuned",
-        "",
-    ]
+    entries = []
+    for s in sweeps:
+        rows = table_rows(s.per_n)
+        lines.append(f"inline constexpr Row {rows_name(s)}[] = {{")
+        lines += [f"    {{{log2_n}, {index[name]}}},  // {name}" for log2_n, name in rows]
+        lines.append("};")
+        major, minor = s.header["compute_capability"].split(".")
+        entries.append(f"    {{{json.dumps(s.gpu)}, {int(major)}, {int(minor)}, {int(s.header['sm_count'])}, "
+                       f"{round(float(s.header['peak_memory_gbps']))}, {rows_name(s)}, {len(rows)}}},")
+    lines += ["inline constexpr Table kTables[] = {", *entries, "};", "", "}  // namespace zoo::tuned", ""]
     Path(path).write_text("\n".join(lines))
 
 
 def parameter_effects(table, sizes):
     """For each parameter value: the best GB/s any configuration with that value reached at each
     of `sizes` (what each choice can do at its best)."""
-    fields = ["shape", "vector", "block scan", "look-back", "back-off", "descriptor", "grid"]
-    parts = pd.DataFrame([name.split(".") for name in table.index], index=table.index, columns=fields)
+    parts = pd.DataFrame([name.split(".") for name in table.index], index=table.index, columns=list(PARAMETERS))
     out = []
-    for field in fields:
-        for value in sorted(parts[field].unique()):
-            best = table.loc[parts.index[parts[field] == value], sizes].max(axis=0)
-            out.append([field, value] + [f"{best[n]:.0f}" for n in sizes])
+    for parameter in PARAMETERS:
+        for value in sorted(parts[parameter].unique()):
+            best = table.loc[parts.index[parts[parameter] == value], sizes].max(axis=0)
+            out.append([parameter, value] + [f"{best[n]:.0f}" for n in sizes])
     return out
 
 
@@ -209,7 +316,39 @@ def pow2_label(n):
     return f"2^{int(round(math.log2(n)))}"
 
 
-def write_report(path, header, rows, gbps, table, scores, winners, default, per_n, configs):
+def fallback_section(sweep, sweeps, fallback):
+    """What the report says about the fallback: how it was chosen, and how it does on this GPU."""
+    gpus = [s.gpu for s in sweeps]
+    ratio_to_cub = sweep.cub_ratio(fallback.name)
+    ideal = sweep.table.max(axis=0)
+    text = [
+        "## The fallback (GPUs without a table of their own or a compatible one)",
+        "",
+        "A GPU nobody measured borrows the table of a measured GPU of the same compute capability",
+        "(nearest SM count, then nearest peak memory bandwidth: `src/common/tuned_dispatch.cuh`); only",
+        "a GPU with no such table runs the fallback, one configuration at every N. It is chosen over",
+        f"every measured GPU ({'; '.join(gpus)}): among the configurations that are candidates on",
+        "all of them, the best worst-case ratio to the fastest at any N of any GPU, among those never",
+        "slower than CUB (GB/s) at any N of any GPU.",
+        "",
+    ]
+    if not fallback.never_slower_than_cub:
+        text += ["**No configuration that is a candidate on every GPU is never slower than CUB: the fallback is",
+                 "the best worst-case ratio regardless, and is slower than CUB somewhere.**", ""]
+    worst_n = ratio_to_cub.idxmin() if not ratio_to_cub.empty else None
+    text += [
+        f"Fallback: **{fallback.name}**, never below {fallback.worst_ratio:.3f} of the fastest over all GPUs and N;"
+        f" here at worst {(sweep.table.loc[fallback.name] / ideal).min():.3f} of the fastest"
+        + (f", and at worst {ratio_to_cub[worst_n]:.2f}x CUB's GB/s (at {pow2_label(worst_n)})."
+           if worst_n is not None else " (no CUB rows to compare with)."),
+        "",
+    ]
+    return text
+
+
+def write_report(sweep, sweeps, fallback, scores, winners):
+    path = sweep.folder / "TUNING.md"
+    table, gbps, rows, header = sweep.table, sweep.gbps, sweep.rows, sweep.header
     sizes = list(table.columns)
     ideal_name = table.idxmax(axis=0)
     ideal = table.max(axis=0)
@@ -217,27 +356,31 @@ def write_report(path, header, rows, gbps, table, scores, winners, default, per_
     cub = gbps.loc["cub_scan"] if "cub_scan" in gbps.index else None
     status_counts = rows[~rows["variant"].isin(REFERENCES)]["status"].value_counts()
     n_configs = rows.loc[~rows["variant"].isin(REFERENCES), "variant"].nunique()
+    configs = sweep.configs
     spilling = [] if configs is None else list(configs.index[configs["local_bytes"] > 0])
     text = [
-        "# Tuning single_pass_scan_tuned",
+        f"# Tuning single_pass_scan_tuned on the {sweep.gpu}",
         "",
-        "Generated by `scripts/tune_select.py` from `bench/tuning.txt` (`make tune`; the sweep is",
-        "`scripts/tune.sh`). Do not edit: re-run the selection.",
+        f"Generated by `scripts/tune_select.py` from `{shown(sweep.path)}` (`make tune` on this GPU; the",
+        "sweep is `scripts/tune.sh`; `make tune-select` redoes the selection over every GPU's sweep).",
+        "Do not edit: re-run the selection.",
         "",
-        f"- GPU: {header.get('gpu', '?')}; commit {header.get('git_commit', '?')}; {header.get('date', '?')};"
+        f"- GPU: {sweep.gpu} (compute capability {header['compute_capability']}, {header['sm_count']} SMs,"
+        f" {header['peak_memory_gbps']} GB/s peak); commit {header.get('git_commit', '?')}; {header.get('date', '?')};"
         f" int32 inclusive sum, {header.get('l2', 'cold')} L2, median of {int(rows['reps'].max())} reps;"
         " CUB and memcpy in the same process.",
         f"- {n_configs} configurations x {len(sizes)} sizes: "
         + ", ".join(f"{count} {status}" for status, count in status_counts.items()) + ".",
         f"- Spill-free and measured at every N (the candidates for shipping): {len(table)}"
-        + (f"; spilling (local memory > 0, never shipped): {len(spilling)}" if configs is not None else "") + ".",
+        + (f"; spilling (local memory > 0, never shipped): {len(spilling)}" if configs is not None
+           else "; no tuning_configs.txt beside the sweep, so spills were not checked") + ".",
         "",
         "## Ideal configuration set (fastest at each N) and the shipped table",
         "",
     ]
     body = []
     for n in sizes:
-        shipped = per_n[n]
+        shipped = sweep.per_n[n]
         row = [pow2_label(n), ideal_name[n], f"{ideal[n]:.0f}"]
         row += [f"{cub[n]:.0f}" if cub is not None else "-", f"{ideal[n] / cub[n]:.2f}" if cub is not None else "-"]
         row += [f"{100 * ideal[n] / memcpy[n]:.1f}%" if memcpy is not None else "-"]
@@ -245,8 +388,9 @@ def write_report(path, header, rows, gbps, table, scores, winners, default, per_
         body.append(row)
     text.append(markdown_table(["N", "fastest configuration", "GB/s", "CUB GB/s", "fastest / CUB",
                                 "% of memcpy", "shipped configuration", "GB/s", "of fastest"], body))
-    text += ["", f"The shipped table uses {len(set(per_n.values()))} configurations "
+    text += ["", f"The shipped table uses {len(set(sweep.per_n.values()))} configurations "
              f"(each N gets one within {100 * TOLERANCE:.0f}% of the fastest measured there).", ""]
+    text += fallback_section(sweep, sweeps, fallback)
     text += ["## Best single configuration by each metric", ""]
     body = []
     for metric, name in winners.items():
@@ -259,9 +403,8 @@ def write_report(path, header, rows, gbps, table, scores, winners, default, per_
         "",
         "Sum of throughput and absolute distance always pick the same configuration (the distance is",
         "the ideal's sum minus the configuration's). All four of the thesis's metrics are in GB/s, so",
-        "the largest sizes decide them. The fallback (GPUs without a measured table) is the best",
-        f"worst-case ratio to the ideal, scale-free: **{default}**, never below "
-        f"{scores.loc[default, 'worst_ratio']:.3f} of the fastest at any N of this sweep.",
+        "the largest sizes decide them; the worst-case ratio to the ideal is scale-free, which is why",
+        "the fallback is chosen by it.",
         "",
         "## What each parameter can do at its best (GB/s of its fastest configuration)",
         "",
@@ -270,7 +413,15 @@ def write_report(path, header, rows, gbps, table, scores, winners, default, per_
     text.append(markdown_table(["parameter", "value"] + [pow2_label(n) for n in effect_sizes],
                                parameter_effects(table, effect_sizes)))
     text.append("")
-    Path(path).write_text("\n".join(text))
+    path.write_text("\n".join(text))
+
+
+def shown(path):
+    """The path as a report should show it: relative to where the script runs, when inside it."""
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
 
 
 def chart_title(header, what):
@@ -278,18 +429,19 @@ def chart_title(header, what):
             f"{header.get('date', '')[:10]}, commit {header.get('git_commit', '?')}")
 
 
-def plot_ideal_vs_single(path, header, gbps, table, winners, per_n):
-    sizes = list(table.columns)
+def plot_ideal_vs_single(sweep, winners, fallback):
+    table, gbps, sizes = sweep.table, sweep.gbps, list(sweep.table.columns)
     fig, ax = plt.subplots(figsize=(10, 6))
     ax.plot(sizes, table.max(axis=0)[sizes], "k-", lw=2.5, label="ideal set (fastest at each N)")
-    ax.plot(sizes, [table.loc[per_n[n], n] for n in sizes], "o", color="tab:green", ms=6,
+    ax.plot(sizes, [table.loc[sweep.per_n[n], n] for n in sizes], "o", color="tab:green", ms=6,
             label="shipped per-N table")
-    styles = ["--", "-.", ":", (0, (5, 1))]
-    labelled = {}
+    roles = {}
     for metric, name in winners.items():
-        labelled.setdefault(name, []).append(metric)
-    for (name, names), style in zip(labelled.items(), styles * 3):
-        ax.plot(sizes, table.loc[name, sizes], linestyle=style, lw=1.5, label=f"best by {', '.join(names)}: {name}")
+        roles.setdefault(name, []).append(f"best by {metric}")
+    roles.setdefault(fallback.name, []).append("fallback (all GPUs)")
+    styles = ["--", "-.", ":", (0, (5, 1))]
+    for (name, what), style in zip(roles.items(), styles * 3):
+        ax.plot(sizes, table.loc[name, sizes], linestyle=style, lw=1.5, label=f"{', '.join(what)}: {name}")
     for ref, color in (("memcpy_baseline", "tab:gray"), ("cub_scan", "tab:red")):
         if ref in gbps.index:
             ax.plot(sizes, gbps.loc[ref, sizes], color=color, lw=1.5, marker=".", label=ref)
@@ -298,13 +450,15 @@ def plot_ideal_vs_single(path, header, gbps, table, winners, per_n):
     ax.set_ylabel("GB/s (2 x 4 bytes x N / median time)")
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=7, loc="upper left")
-    ax.set_title(chart_title(header, "Tuned single-pass scan: ideal set vs best single configurations"), fontsize=10)
+    ax.set_title(chart_title(sweep.header, "Tuned single-pass scan: ideal set vs best single configurations"),
+                 fontsize=10)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    fig.savefig(sweep.folder / "tuning_ideal_vs_single.png", dpi=110)
     plt.close(fig)
 
 
-def plot_density(path, header, gbps):
+def plot_density(sweep):
+    gbps = sweep.gbps
     configs = gbps.drop(index=[r for r in REFERENCES if r in gbps.index])
     sizes = [n for n in DENSITY_SIZES if n in configs.columns]
     fig, axes = plt.subplots(1, len(sizes), figsize=(3.2 * len(sizes), 3.6), squeeze=False)
@@ -318,38 +472,59 @@ def plot_density(path, header, gbps):
         ax.set_xlabel("GB/s")
     axes[0][0].set_ylabel("configurations")
     axes[0][0].legend(fontsize=7)
-    fig.suptitle(chart_title(header, "Throughput density of the configuration space"), fontsize=10)
+    fig.suptitle(chart_title(sweep.header, "Throughput density of the configuration space"), fontsize=10)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    fig.savefig(sweep.folder / "tuning_density.png", dpi=110)
     plt.close(fig)
+
+
+def tuning_files(paths):
+    """--tuning's arguments as tuning.txt files (a folder stands for the tuning.txt in it)."""
+    return [Path(p) / "tuning.txt" if Path(p).is_dir() else Path(p) for p in paths]
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--tuning", default="bench/tuning.txt")
-    parser.add_argument("--configs", default="bench/tuning_configs.txt")
+    parser.add_argument("--bench-dir", default="bench", help="every <bench-dir>/<gpu>/tuning.txt (the default)")
+    parser.add_argument("--tuning", nargs="+", help="these sweeps instead (tuning.txt files or their folders)")
     parser.add_argument("--table", default="src/common/tuned_table.cuh")
-    parser.add_argument("--report", default="bench/TUNING.md")
-    parser.add_argument("--out", default="bench")
     args = parser.parse_args(argv)
 
-    header, rows, gbps = load_sweep(args.tuning)
-    configs = load_configs(args.configs)
-    table = candidates(gbps, configs)
-    if table.empty:
-        print(f"tune_select: no configuration of {args.tuning} passed at every size spill-free", file=sys.stderr)
+    paths = tuning_files(args.tuning) if args.tuning else per_gpu_files(args.bench_dir, "tuning.txt")
+    if not paths:
+        print(f"tune_select: no {args.bench_dir}/*/tuning.txt (run make tune on a GPU)", file=sys.stderr)
         return 1
-    scores = metrics(table)
-    winners = metric_winners(scores)
-    default = choose_default(winners)
-    chosen, per_n = compress(table, default)
-    write_table(args.table, header, chosen, default, table_rows(per_n))
-    write_report(args.report, header, rows, gbps, table, scores, winners, default, per_n, configs)
-    out = Path(args.out)
-    plot_ideal_vs_single(out / "tuning_ideal_vs_single.png", header, gbps, table, winners, per_n)
-    plot_density(out / "tuning_density.png", header, gbps)
-    print(f"tune_select: {len(chosen)} configurations in {args.table}; fallback {default}; "
-          f"report {args.report}", file=sys.stderr)
+    sweeps = sorted((load_sweep(p) for p in paths), key=lambda s: s.slug)
+    for a, b in zip(sweeps, sweeps[1:]):  # one sweep per slug: the slug names the GPU's folder and row array
+        if a.slug == b.slug:
+            print(f"tune_select: {a.path} ({a.gpu}) and {b.path} ({b.gpu}) are both GPU {a.slug}: keep one",
+                  file=sys.stderr)
+            return 1
+    for s in sweeps:
+        if s.table.empty:
+            print(f"tune_select: no configuration of {s.path} passed at every size spill-free", file=sys.stderr)
+            return 1
+        if s.folder.name != s.slug:
+            print(f"tune_select: warning: {s.path} was measured on the {s.gpu}, whose folder is bench/{s.slug}/",
+                  file=sys.stderr)
+        s.chosen, s.per_n = compress(s.table)
+
+    fallback = choose_fallback(sweeps)
+    if not fallback.never_slower_than_cub:
+        print(f"tune_select: WARNING: no configuration that is a candidate on every GPU is never slower than CUB; "
+              f"the fallback, {fallback.name}, is the best worst-case ratio regardless", file=sys.stderr)
+    configs = shipped_configs(sweeps, fallback)
+    source = ", ".join(shown(p) for p in paths) if args.tuning else f"{args.bench_dir}/*/tuning.txt"
+    write_table(args.table, source, sweeps, configs, fallback)
+    for s in sweeps:
+        scores = metrics(s.table)
+        winners = metric_winners(scores)
+        write_report(s, sweeps, fallback, scores, winners)
+        plot_ideal_vs_single(s, winners, fallback)
+        plot_density(s)
+    print(f"tune_select: {len(configs)} configurations for {len(sweeps)} GPUs "
+          f"({', '.join(s.slug for s in sweeps)}) in {args.table}; fallback {fallback.name}; "
+          f"reports {', '.join(shown(s.folder / 'TUNING.md') for s in sweeps)}", file=sys.stderr)
     return 0
 
 

@@ -184,64 +184,147 @@ def test_top_variants_rank_by_mean_latency_over_complete_sizes():
     assert plots.family_of("hierarchical_blelloch") == "hierarchical, shared-memory tree"
 
 
-TUNING = ROOT / "tests" / "fixtures" / "tuning.txt"
-TUNING_CONFIGS = ROOT / "tests" / "fixtures" / "tuning_configs.txt"
-SMALL = "128x8.v16.warpscans.warp.nosleep.packed64.pertile"
-PERSISTENT = "128x24.v16.warpscans.warp.sleep.packed64.persistent"
-ALL_ROUNDER = "128x24.v16.warpscans.warp.sleep.packed64.pertile"
-SPILLS = "256x32.v4.blelloch.serial.nosleep.twofield.persistent"
+# The tuning fixtures (bench/t100/, bench/t200/: tuning.txt and tuning_configs.txt), hand-made:
+#   SMALL is T100's fastest up to 2^16, SMALL_T200 T200's (it FAILs on T100 at 2^22, so it can only
+#   ship in T200's table); BIG is both GPUs' fastest at 2^22 and 2^28 (SPILLS is faster still but
+#   spills); ALL_ROUNDER has the best worst-case ratio to the ideal over both GPUs (0.85) but is
+#   slower than CUB on T200 at 2^22, so the fallback is NEVER_SLOWER (0.842, faster than CUB at
+#   every N of both).
+SMALL = "128x8.exch.dense.w32.spin.early"
+SMALL_T200 = "512x16.exch.sector.w64.sleep200.scanned"
+BIG = "256x32.exch.dense.w32.sleep200.scanned"
+ALL_ROUNDER = "256x16.exch.dense.w32.spin.early"
+NEVER_SLOWER = "128x16.exchfence.dense.w64.spin.early"
+SPILLS = "512x32.store.sector.w64.spin.scanned"
 
 
-def select(tmp_path):
-    paths = {"table": tmp_path / "tuned_table.cuh", "report": tmp_path / "TUNING.md"}
-    result = run([sys.executable, ROOT / "scripts" / "tune_select.py", "--tuning", TUNING, "--configs",
-                  TUNING_CONFIGS, "--table", paths["table"], "--report", paths["report"], "--out", tmp_path])
-    assert result.returncode == 0, result.stderr
-    return paths
+def select(tmp_path, gpus=("t100", "t200"), expect_success=True):
+    """Runs the selection over copies of the fixture GPUs' folders in tmp_path/bench (where it
+    writes their reports and charts); returns (the generated table's text, the result)."""
+    bench = tmp_path / "bench"
+    for gpu in gpus:
+        if not (bench / gpu).exists():
+            shutil.copytree(BENCH / gpu, bench / gpu)
+    table = tmp_path / "tuned_table.cuh"
+    result = run([sys.executable, ROOT / "scripts" / "tune_select.py", "--bench-dir", bench, "--table", table])
+    if expect_success:
+        assert result.returncode == 0, result.stderr
+    return (table.read_text() if table.exists() else None), result
 
 
-def test_tune_select_builds_the_table_from_the_data(tmp_path):
-    # Fixture: the small-tile config is fastest up to 2^16; the spilling one is fastest at 2^22 and
-    # 2^28 but may not ship, so the persistent one takes those; the one with a FAIL row is out.
-    paths = select(tmp_path)
-    table = paths["table"].read_text()
-    rows = [line.split("//")[1].strip() for line in table.splitlines() if line.strip().startswith("{") and "//" in line]
-    assert rows == [SMALL, PERSISTENT]
-    assert "{16, 0}" in table and "{28, 1}" in table and '{"Fixture GPU", kMeasuredRows, 2}' in table
-    # The fallback: best worst-case ratio to the ideal (0.93 of it at worst), not the GB/s metrics'
-    # winner (the persistent one, 0.60 of the ideal at 2^10).
-    assert f"// 2: {ALL_ROUNDER}" in table and "kFallback = 2;" in table
-    assert SPILLS not in table and "256x16" not in table
-    report = paths["report"].read_text()
-    assert f"| sum_gbps | {PERSISTENT} |" in report and f"| worst_ratio | {ALL_ROUNDER} |" in report
+def configs_of(table):
+    """The generated table's configurations, by index: the names in the comments of Configs."""
+    return [line.split("// ")[1].split(": ")[1] for line in table.splitlines() if "TunedConfig<" in line]
+
+
+def rows_of(table, array):
+    """The (log2_n, configuration name) rows of one GPU's row array."""
+    body = table.split(f"inline constexpr Row {array}[] = {{")[1].split("};")[0]
+    names = configs_of(table)
+    rows = []
+    for line in body.strip().splitlines():
+        log2_n, index = line.split("}")[0].strip(" {").split(", ")
+        assert line.split("// ")[1] == names[int(index)]
+        rows.append((int(log2_n), names[int(index)]))
+    return rows
+
+
+def test_tune_select_builds_a_table_per_gpu(tmp_path):
+    table, _ = select(tmp_path)
+    assert rows_of(table, "kRowsT100") == [(16, SMALL), (28, BIG)]
+    assert rows_of(table, "kRowsT200") == [(16, SMALL_T200), (28, BIG)]
+    # Ordered by slug, each with the header's device name, compute capability, SMs and peak bandwidth.
+    assert ('inline constexpr Table kTables[] = {\n'
+            '    {"NVIDIA Fixture T100", 9, 0, 132, 3352, kRowsT100, 2},\n'
+            '    {"NVIDIA Fixture T200", 9, 0, 132, 4800, kRowsT200, 2},\n};') in table
+    assert ("// Sweeps (int32 inclusive sum, cold L2): NVIDIA Fixture T100 (commit ccc3333, 2026-02-02T00:00:00Z); "
+            "NVIDIA Fixture T200 (commit ddd4444, 2026-03-02T00:00:00Z).") in table
+    assert ("TunedConfig<512, 16, Publish::Exchange, 4, 2, 200, Aggregate::AfterScan>,  "
+            f"// 2: {SMALL_T200}") in table
+    # Each GPU's report and charts in its own folder, headed with its GPU, commit and date.
+    for gpu, commit in (("t100", "ccc3333"), ("t200", "ddd4444")):
+        report = (tmp_path / "bench" / gpu / "TUNING.md").read_text()
+        assert report.startswith(f"# Tuning single_pass_scan_tuned on the NVIDIA Fixture {gpu.upper()}\n")
+        assert f"commit {commit}" in report
+        assert png_files(tmp_path / "bench" / gpu) == {"tuning_ideal_vs_single.png", "tuning_density.png"}
+    report = (tmp_path / "bench" / "t100" / "TUNING.md").read_text()
+    # Per GPU, the metrics: the GB/s metrics pick BIG (0.60 of the ideal at 2^10), the worst-case
+    # ratio ALL_ROUNDER (0.93 of it at worst on T100).
+    assert f"| sum_gbps | {BIG} |" in report and f"| worst_ratio | {ALL_ROUNDER} |" in report
     assert "1 FAIL" in report and "spilling (local memory > 0, never shipped): 1" in report
-    assert png_files(tmp_path) == {"tuning_ideal_vs_single.png", "tuning_density.png"}
+    assert "| publish | exchfence |" in report and "| back-off | sleep200 |" in report
+
+
+def test_tune_select_ships_the_union_of_the_gpus_sets_and_the_fallback(tmp_path):
+    table, _ = select(tmp_path)
+    # T100's set, then T200's (BIG once), then the fallback; never a spilling or failing one.
+    assert configs_of(table) == [SMALL, BIG, SMALL_T200, NEVER_SLOWER]
+    assert SPILLS not in table
+
+
+def test_fallback_is_never_slower_than_cub_on_any_gpu(tmp_path):
+    table, result = select(tmp_path)
+    # ALL_ROUNDER has the best worst-case ratio over both GPUs, but CUB beats it on T200 at 2^22.
+    assert "kFallback = 3;" in table and configs_of(table)[3] == NEVER_SLOWER
+    assert "never slower than CUB there" in table and "WARNING" not in result.stderr
+    for gpu, worst in (("t100", "1.01x CUB's GB/s (at 2^22)"), ("t200", "1.04x CUB's GB/s (at 2^28)")):
+        report = (tmp_path / "bench" / gpu / "TUNING.md").read_text()
+        assert f"Fallback: **{NEVER_SLOWER}**, never below 0.842 of the fastest over all GPUs and N" in report
+        assert worst in report
+
+
+def test_fallback_without_a_config_never_slower_than_cub_says_so(tmp_path):
+    # A CUB faster than every configuration on T200 at 2^28: none qualifies, so the best
+    # worst-case ratio is taken regardless, loudly.
+    bench = tmp_path / "bench"
+    shutil.copytree(BENCH / "t200", bench / "t200")
+    sweep = bench / "t200" / "tuning.txt"
+    cub_at_2_28 = "cub_scan int32 sum inclusive 268435456 "
+    sweep.write_text("".join(cub_at_2_28 + "25 0.477218 0.467674 0.501079 4500.00 PASS\n"
+                             if line.startswith(cub_at_2_28) else line
+                             for line in sweep.read_text().splitlines(keepends=True)))
+    table, result = select(tmp_path)
+    assert configs_of(table)[-1] == ALL_ROUNDER and f"kFallback = {len(configs_of(table)) - 1};" in table
+    assert "WARNING: no configuration that is a candidate on every GPU is never slower than CUB" in result.stderr
+    assert "NONE of them is never slower than CUB" in table
+    for gpu in ("t100", "t200"):
+        assert "**No configuration that is a candidate on every GPU is never slower than CUB" in \
+            (bench / gpu / "TUNING.md").read_text()
+
+
+def test_tuning_another_gpu_keeps_the_first_ones_table(tmp_path):
+    # As `make tune` on T100 alone, then on T200: the second selection adds T200's table and keeps
+    # T100's rows; only the fallback, chosen over every GPU, may change.
+    shutil.copytree(BENCH / "t100", tmp_path / "bench" / "t100")
+    result = run([sys.executable, ROOT / "scripts" / "tune_select.py", "--tuning", tmp_path / "bench" / "t100",
+                  "--table", tmp_path / "tuned_table.cuh"])  # a folder names the tuning.txt in it
+    assert result.returncode == 0, result.stderr
+    alone = (tmp_path / "tuned_table.cuh").read_text()
+    assert rows_of(alone, "kRowsT100") == [(16, SMALL), (28, BIG)] and "kRowsT200" not in alone
+    assert configs_of(alone) == [SMALL, BIG, ALL_ROUNDER]  # alone, T100's best worst case beats CUB
+    both, _ = select(tmp_path, gpus=("t100", "t200"))
+    assert rows_of(both, "kRowsT100") == rows_of(alone, "kRowsT100")
+    assert rows_of(both, "kRowsT200") == [(16, SMALL_T200), (28, BIG)]
+
+
+def test_tune_select_refuses_a_name_outside_the_grammar(tmp_path):
+    bench = tmp_path / "bench"
+    shutil.copytree(BENCH / "t100", bench / "t100")
+    sweep = bench / "t100" / "tuning.txt"
+    sweep.write_text(sweep.read_text().replace(SMALL, "128x8.v16.warpscans.warp.nosleep.packed64.pertile"))
+    table, result = select(tmp_path, expect_success=False)
+    assert result.returncode != 0 and table is None
+    assert "'128x8.v16.warpscans.warp.nosleep.packed64.pertile' is not a configuration name" in result.stderr
 
 
 def test_generated_table_compiles(tmp_path):
-    paths = select(tmp_path)
+    select(tmp_path)
     probe = tmp_path / "probe.cu"
     probe.write_text('#include "tuned_table.cuh"\n'
-                     "static_assert(zoo::tuned::kFallback == 2);\n"
-                     "static_assert(zoo::tuned::kMeasuredRows[1].log2_n == 28);\n")
+                     "static_assert(zoo::tuned::kFallback == 3);\n"
+                     "static_assert(zoo::tuned::kTables[1].rows == zoo::tuned::kRowsT200);\n"
+                     "static_assert(zoo::tuned::kRowsT200[1].log2_n == 28 && zoo::tuned::kRowsT200[1].config == 1);\n"
+                     "static_assert(zoo::tuned::kTables[1].peak_memory_gbps == 4800);\n")
     result = run(["nvcc", "-std=c++17", "-arch=sm_90", "-I", tmp_path, "-I", ROOT / "src" / "common", "-c", "-o",
                   tmp_path / "probe.o", probe], timeout=300)
     assert result.returncode == 0, result.stderr
-
-
-def test_gpu_slug_names_the_results_folder(tmp_path):
-    sys.path.insert(0, str(ROOT / "scripts"))
-    from gpu_slug import gpu_slug
-    assert gpu_slug("NVIDIA H100 80GB HBM3") == "h100"
-    assert gpu_slug("NVIDIA H200") == "h200"
-    assert gpu_slug("NVIDIA A100-SXM4-80GB") == "a100"
-    assert gpu_slug("NVIDIA GeForce RTX 4090") == "4090"
-    assert gpu_slug("Stub GPU") == "stub-gpu"  # no "NVIDIA": the whole name
-    assert gpu_slug("NVIDIA Tesla (prototype)") == "nvidia-tesla-prototype"  # no model number
-    # The command line reads --device-info output on stdin, or a table's header from a file.
-    slug = ROOT / "scripts" / "gpu_slug.py"
-    result = run([sys.executable, slug], input="# gpu: NVIDIA H200\n# sm_count: 132\n")
-    assert (result.returncode, result.stdout) == (0, "h200\n")
-    assert run([sys.executable, slug, FIXTURE]).stdout == "fixture-gpu\n"
-    result = run([sys.executable, slug], input="no header\n")
-    assert result.returncode == 2 and "# gpu:" in result.stderr
