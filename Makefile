@@ -8,6 +8,7 @@
 #   make stress          re-verify every variant with fresh data (200x per size; single-pass 1000x)
 #   make large-n         verify every variant once at N = 2^32 + 1 (needs ~35 GB of GPU memory)
 #   make tuner           build the tuner (tune/): every configuration of single_pass_scan_tuned
+#   make drop-stage      build the drop-a-stage probe (tune/drop_stage.cu): where the tuned scan's time goes
 #   make tune            run the tuning sweep (scripts/tune.sh) -> bench/<gpu>/tuning.txt, then
 #                        make tune-select: scripts/tune_select.py over every bench/*/tuning.txt ->
 #                        the per-GPU, per-N tables, each GPU's report and charts
@@ -29,7 +30,7 @@ BINARIES := $(patsubst src/%.cu,bin/%,$(SOURCES))
 COMMON := $(wildcard src/common/*.cuh src/common/*.hpp)
 TEST_BINARIES := $(patsubst tests/cuda/%.cu,build/tests/%,$(wildcard tests/cuda/*.cu))
 
-.PHONY: all test-programs test bench plots sass sanitize stress large-n tuner tune tune-select clean print-flags python-deps
+.PHONY: all test-programs test bench plots sass sanitize stress large-n tuner drop-stage tune tune-select clean print-flags python-deps
 
 all: $(BINARIES)
 
@@ -69,6 +70,13 @@ build/tune/scan_tuner: build/tune/scan_tuner.o $(TUNE_SHARD_OBJECTS)
 	$(NVCC) -arch=$(ARCH) -o $@ $^ $(LDFLAGS)
 
 tuner: build/tune/scan_tuner
+
+# The drop-a-stage probe: the tuned scan with its look-back wait or its scan taken away, beside
+# memcpy (bench/NOTES.md, "What limits the tuned scan"). Not part of `make`.
+build/tune/drop_stage: tune/drop_stage.cu $(COMMON) | build/tune
+	$(NVCC) $(NVCCFLAGS) $(SPILL_CHECK) -Isrc -Itune -o $@ $< $(LDFLAGS)
+
+drop-stage: build/tune/drop_stage
 
 tune: all tuner python-deps
 	./scripts/tune.sh

@@ -14,7 +14,7 @@
 //   scan              the tuned scan itself (checked against the CPU reference first)
 // scan - scan_no_wait is what waiting in the look-back costs; scan_no_wait - tile_copy what the
 // scan's arithmetic, barriers and publishes cost; tile_copy - memcpy what the tile shape costs.
-// stdout: timing.txt rows (variant column as above), so bench/NOTES.md can quote them as measured.
+// stdout: the GPU's description and timing.txt rows (variant column as above): bench/<gpu>/drop_stage.txt.
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -67,6 +67,10 @@ int probe_main(int argc, char** argv) {
   ZOO_CUDA(cudaStreamCreateWithFlags(&session.stream, cudaStreamNonBlocking));
   cudaStream_t stream = session.stream;
   session.flusher.prepare();
+  // The header of timing.txt, so that a saved output names its GPU (bench/<gpu>/drop_stage.txt).
+  std::printf("# scan-zoo drop-a-stage probe (tune/drop_stage.cu)\n");
+  print_device_info();
+  std::printf("# l2: cold\n");
   std::printf("variant type op mode n reps median_ms min_ms max_ms gbps status\n");
 
   for (std::int64_t n : session.options.sizes) {
