@@ -169,10 +169,14 @@ struct RegisterTile {
   // From every warp's total (every lane passes its warp's): one word per warp in shared memory,
   // one barrier, then each thread reduces the words it needs, in warp order. The shared words are
   // free again after the caller's next barrier.
+  // Aligned to 16 bytes because ptxas reads the words with 16-byte loads: unaligned, its first
+  // load began 4 bytes early, over whatever shared variable lay there (the tuned scan's carry-in
+  // slot), and compute-sanitizer's racecheck rightly reported that read as unordered with warp 0's
+  // later write of the carry (the value read was dead, but the read was real).
   template <class T, class Op>
   __device__ static BlockTotals<T> combine_warps(T warp_total) {
     const Op op;
-    __shared__ T warp_totals[kWarps];
+    __shared__ alignas(16) T warp_totals[kWarps];
     const int warp = warp_id();
     if (lane_id() == 0) warp_totals[warp] = warp_total;
     __syncthreads();
