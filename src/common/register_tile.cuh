@@ -169,10 +169,11 @@ struct RegisterTile {
   // From every warp's total (every lane passes its warp's): one word per warp in shared memory,
   // one barrier, then each thread reduces the words it needs, in warp order. The shared words are
   // free again after the caller's next barrier.
-  // Aligned to 16 bytes because ptxas reads the words with 16-byte loads: unaligned, its first
-  // load began 4 bytes early, over whatever shared variable lay there (the tuned scan's carry-in
-  // slot), and compute-sanitizer's racecheck rightly reported that read as unordered with warp 0's
-  // later write of the carry (the value read was dead, but the read was real).
+  // Aligned to 16 bytes because ptxas reads the words with 16-byte loads: unaligned, the four
+  // totals of a 4-warp block were read as 20 bytes (LDS.128 + LDS), the other 4 being the shared
+  // variable next to them (the tuned scan's carry-in slot), and compute-sanitizer's racecheck
+  // rightly reported that read as unordered with warp 0's later write of the carry (the value read
+  // was dead, but the read was real).
   template <class T, class Op>
   __device__ static BlockTotals<T> combine_warps(T warp_total) {
     const Op op;
