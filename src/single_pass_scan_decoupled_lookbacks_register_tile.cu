@@ -13,12 +13,15 @@
 // and the block total is known, so the tile publishes its AGGREGATE right away; a second barrier
 // hands out the carry-in after the look-back. The data never touch shared memory.
 //
-// Why it is faster: fewer registers and fewer barriers. 256 threads x 16 items need about 40
-// registers, so 6 blocks (48 warps) share an SM against 7 blocks of 4 warps for the transposing
-// 128 x 24 tile. While some blocks wait in their look-back, the others keep memory busy, and a
-// block that waits at two barriers instead of eight reaches its publish sooner, so its
-// successors wait less. What this buys on each GPU is measured in bench/NOTES.md
-// ("Register-resident tiles"); single_pass_scan_tuned builds on the same tile.
+// What it buys: fewer registers and fewer barriers. 256 threads x 16 items need about 40
+// registers, so 6 blocks (48 warps) share an SM, against 7 blocks of 4 warps (72 registers) for
+// the transposing 128 x 24 tile, and a tile meets two barriers instead of about eight, so it
+// reaches its publish sooner. Measured beside the warp-window variant on the H100 and the H200
+// (bench/NOTES.md, "Register-resident tiles"): 8-12% less time at 2^16..2^20, 3-5% at 2^24, but
+// only 0.5-2% from 2^26 on, where both are held at 86-88% of memcpy on the H200 by what they
+// share: one descriptor per 32-byte sector, 4096-element tiles or smaller, a ticket and a memset.
+// single_pass_scan_tuned runs the same tile with dense descriptors, 32 items per thread and one
+// launch, and reaches 97-98% there.
 //
 // Everything else is the warp-window variant's: the ticket (tile order), the packed 64-bit
 // descriptor in its own 32-byte sector, published by atomic exchange (tile_state.cuh), the
@@ -37,8 +40,9 @@
 // value bits). Tile = 256 threads x 16 items (4096).
 // Pieces: zoo::SinglePassVariant, zoo::RegisterTile, zoo::WarpLookback, zoo::PackedTileState64.
 //
-// In the charts: next to single_pass_scan_decoupled_lookbacks_warp_window, ahead of it at large
-// N; single_pass_scan_tuned is this tile with its look-back tuned per GPU and run in one launch.
+// In the charts: next to single_pass_scan_decoupled_lookbacks_warp_window, ahead of it at every
+// size, by most below 2^22; single_pass_scan_tuned is this tile with its look-back tuned per GPU
+// and run in one launch.
 //
 // Run: make bin/single_pass_scan_decoupled_lookbacks_register_tile && ./bin/single_pass_scan_decoupled_lookbacks_register_tile 2^28
 #include "common/harness.cuh"
