@@ -15,11 +15,14 @@
 // region, host; `epoch` for the two that have room for it):
 //   PackedTileState64<T>  status (and epoch) in the high 32 bits, the value's 32 bits in the low half, one
 //                         64-bit atomic word: a reader always sees a matching pair. 32-bit T.
-//                         One descriptor per 32-byte sector (Stride = 4 words): a poll of 32
-//                         neighbours then touches 8 lines instead of 2, and a tile's publish
-//                         shares its sector with no other tile's. Dense words cost 9% at 2^28
-//                         on the H100 (0.94 -> 0.86 ms, bench/NOTES.md): pollers and publishers
-//                         of neighbouring tiles queue on the same sectors.
+//                         Stride: 64-bit words from one descriptor to the next. The look-back
+//                         variants keep 4 (one descriptor per 32-byte sector: a poll of 32
+//                         neighbours touches 8 lines instead of 2, and a tile's publish shares
+//                         its sector with no other tile's), which won while descriptors were
+//                         published by store (dense words cost 9% at 2^28 on the H100, then).
+//                         Published by exchange, dense words (1) are the faster layout on the
+//                         H100 and the H200, and the tuned scan uses them (bench/NOTES.md,
+//                         "Publishing by exchange").
 //   TwoFieldTileState<T>  a 32-bit status (and epoch) word and separate value slots, ordered
 //                         by release / acquire: the value is stored first, then the status
 //                         with release; a reader loads the status with acquire, then the value. AGGREGATE and
