@@ -3,8 +3,10 @@
 //
 // Idea (the descriptor of the third seed, and CUB's for values too wide to pack): when the value
 // cannot share an atomic word with the status (any 64-bit type, a struct), the value is stored
-// first and the status after it with release semantics; a reader loads the status with acquire
-// and only then the value, so seeing the status guarantees seeing the value. One value slot is
+// first and the status after it with release semantics (here an atomic exchange with release
+// order, which reaches the pollers sooner than a store: tile_state.cuh); a reader loads the
+// status with acquire and only then the value, so seeing the status guarantees seeing the
+// value. One value slot is
 // not enough: a tile writes AGGREGATE and later INCLUSIVE, and a reader that saw AGGREGATE could
 // read the INCLUSIVE value written just after and count the predecessors twice. So each tile
 // has an aggregate slot and an inclusive slot; the status says which to read.

@@ -10,7 +10,9 @@
 // 32 tiles further back. Packed 64-bit descriptors, one per 32-byte sector, relaxed atomics
 // (tile_state.cuh); a 600 ns sleep before the first poll and 300 ns between polls
 // (lookback.cuh). Those three choices took it from 57% to 85% of memcpy at 2^28 on the H100
-// (bench/NOTES.md tells the story).
+// (bench/NOTES.md tells the story); publishing each descriptor with an atomic exchange instead
+// of a store took it 7-8% further on the H100 and the H200 (bench/NOTES.md, "Publishing by
+// exchange").
 //
 // Work: O(N); depth: O(log tile) + the look-back windows. Launches: 2 (memset of the tile state
 // and ticket, the scan). Global traffic: 2 accesses per element plus 32 bytes per 3072-element
