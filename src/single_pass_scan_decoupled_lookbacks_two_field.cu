@@ -6,10 +6,10 @@
 // first and the status after it with release semantics (here an atomic exchange with release
 // order, which reaches the pollers sooner than a store: tile_state.cuh); a reader loads the
 // status with acquire and only then the value, so seeing the status guarantees seeing the
-// value. One value slot is
-// not enough: a tile writes AGGREGATE and later INCLUSIVE, and a reader that saw AGGREGATE could
-// read the INCLUSIVE value written just after and count the predecessors twice. So each tile
-// has an aggregate slot and an inclusive slot; the status says which to read.
+// value. One value slot is not enough: a tile writes AGGREGATE and later INCLUSIVE, and a reader
+// that saw AGGREGATE could read the INCLUSIVE value written just after and count the
+// predecessors twice. So each tile has an aggregate slot and an inclusive slot; the status says
+// which to read.
 //
 // Work, depth, look-back and back-off: as single_pass_scan_decoupled_lookbacks_warp_window.
 // Launches: 2. Global traffic: 2 accesses per element plus 12 bytes of descriptor per tile (two
