@@ -16,6 +16,10 @@
 #   brings them home.
 set -u
 cd "$(dirname "$0")/.."
+# The tables' headers name the commit from SCAN_ZOO_COMMIT, else from git; the GPU machine's copy
+# of the tree has been seen carrying a stale .git, which then labels every table wrongly.
+[ -n "${SCAN_ZOO_COMMIT:-}" ] ||
+  echo "device_session.sh: warning: SCAN_ZOO_COMMIT is unset; the tables will name whatever commit this tree's git says" >&2
 out=${OUT:-device_out}
 mkdir -p "$out"
 steps=("$@")
