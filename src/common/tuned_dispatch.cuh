@@ -31,7 +31,24 @@ constexpr void with_config(int index, TypeList<Configs...>, Fn&& fn) {
 }
 
 struct TunedDispatch {
-  // The table for this GPU (see the top of this file), or none.
+  // The table for a GPU of this name, compute capability, SM count and peak memory bandwidth (see
+  // the top of this file), or none. Host code only, so that a unit test can ask it about GPUs
+  // nobody has (tests/cuda/harness_selftest.cu).
+  static const tuned::Table* table_for(const std::string& name, int cc_major, int cc_minor, int sms,
+                                       double peak_gbps) {
+    const tuned::Table* nearest = nullptr;
+    const auto distance = [&](const tuned::Table& t) {
+      return std::make_pair(std::abs(t.sms - sms), std::abs(t.peak_memory_gbps - peak_gbps));
+    };
+    for (const tuned::Table& candidate : tuned::kTables) {
+      if (candidate.count == 0) continue;
+      if (name == candidate.gpu) return &candidate;
+      const bool compatible = candidate.cc_major == cc_major && candidate.cc_minor == cc_minor;
+      if (compatible && (!nearest || distance(candidate) < distance(*nearest))) nearest = &candidate;
+    }
+    return nearest;
+  }
+
   static const tuned::Table* table_for_this_gpu() {
     static const tuned::Table* table = [] {
       int device = 0, memory_clock_khz = 0;
@@ -40,17 +57,7 @@ struct TunedDispatch {
       ZOO_CUDA(cudaGetDeviceProperties(&props, device));
       ZOO_CUDA(cudaDeviceGetAttribute(&memory_clock_khz, cudaDevAttrMemoryClockRate, device));
       const double peak_gbps = 2.0 * memory_clock_khz * 1e3 * props.memoryBusWidth / 8 / 1e9;
-      const tuned::Table* nearest = nullptr;
-      const auto distance = [&](const tuned::Table& t) {
-        return std::make_pair(std::abs(t.sms - props.multiProcessorCount), std::abs(t.peak_memory_gbps - peak_gbps));
-      };
-      for (const tuned::Table& candidate : tuned::kTables) {
-        if (candidate.count == 0) continue;
-        if (std::string(props.name) == candidate.gpu) return &candidate;
-        const bool compatible = candidate.cc_major == props.major && candidate.cc_minor == props.minor;
-        if (compatible && (!nearest || distance(candidate) < distance(*nearest))) nearest = &candidate;
-      }
-      return nearest;
+      return table_for(props.name, props.major, props.minor, props.multiProcessorCount, peak_gbps);
     }();
     return table;
   }

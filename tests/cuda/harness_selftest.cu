@@ -1,5 +1,6 @@
 // harness_selftest -- unit tests of the harness's host logic: the CPU references and checks (of
-// the scans and of the applications), the input generators and the command-line parser. No GPU is touched, so these run
+// the scans and of the applications), the input generators, the command-line parser and the
+// tuned scan's choice of table. No GPU is touched, so these run
 // everywhere (tests/test_harness_cpu.py drives them, one pytest case per test here).
 //
 //   build/tests/harness_selftest --list     names of the tests
@@ -17,6 +18,7 @@
 #include "common/application_reference.hpp"
 #include "common/cli.hpp"
 #include "common/reference.hpp"
+#include "common/tuned_dispatch.cuh"
 
 namespace {
 
@@ -251,6 +253,19 @@ const std::vector<std::pair<std::string, std::function<void()>>> kTests = {
        expect_args_fail({"3^4"}, "2^k");
        expect_args_fail({"1M-2M"}, "bad N");
        expect_args_fail({"2^10-2000"}, "negative");
+     }},
+    {"tuned_table_choice", [] {
+       // By name; then, for a GPU nobody measured, the same compute capability, nearest SM count,
+       // then nearest bandwidth; another architecture gets none (the fallback configuration).
+       using zoo::TunedDispatch;
+       const zoo::tuned::Table* h100 = TunedDispatch::table_for("NVIDIA H100 80GB HBM3", 9, 0, 132, 3352);
+       const zoo::tuned::Table* h200 = TunedDispatch::table_for("NVIDIA H200", 9, 0, 132, 4814);
+       expect(h100 && std::string(h100->gpu) == "NVIDIA H100 80GB HBM3", "the H100 by name");
+       expect(h200 && std::string(h200->gpu) == "NVIDIA H200", "the H200 by name");
+       expect(TunedDispatch::table_for("NVIDIA H200", 8, 0, 108, 1555) == h200, "a name match wins over the rest");
+       expect(TunedDispatch::table_for("NVIDIA H100 PCIe", 9, 0, 114, 2039) == h100, "H100 PCIe: nearest bandwidth");
+       expect(TunedDispatch::table_for("NVIDIA GH200 480GB", 9, 0, 132, 4900) == h200, "GH200: nearest bandwidth");
+       expect(TunedDispatch::table_for("NVIDIA A100-SXM4-80GB", 8, 0, 108, 2039) == nullptr, "another architecture");
      }},
     {"option_lists", [] {
        zoo::Options options = parse({"1,31,2^10", "--type", "int32,float32", "--op=sum,max", "--exclusive", "--hot"});
