@@ -19,7 +19,7 @@
 //                      warps scanning while warp 0 looks back).
 // Not in the space: the transposing blocked tiles, the serial look-back, the two-field
 // descriptor and the persistent grid, which lost at every N in the space before this one, and
-// the 30-bit descriptor, which has no room for an epoch (bench/NOTES.md, "The tuned scan").
+// the 30-bit descriptor, which has no room for an epoch (bench/NOTES.md, "The tuned scan, first space").
 // 3 x 4 x 3 x 2 x 2 x 3 x 2 = 864 configurations.
 #pragma once
 

@@ -29,10 +29,11 @@
 //                    and the other warps scan their runs while warp 0 looks back; warp 0 scans
 //                    its own run afterwards.
 // What is no longer a parameter, and why (measured in the space before this one, bench/NOTES.md
-// "The tuned scan"): one tile per block (a persistent grid lost at every N from 2^16 on), the warp
-// window (the serial walk lost), the packed 64-bit descriptor (the two-field one lost), and the
-// tile itself (the transposing blocked tiles of tile_io.cuh lost to register-resident ones:
-// bench/NOTES.md, "Register-resident tiles").
+// "The tuned scan, first space"): one tile per block (a persistent grid lost at every N from 2^16
+// on), the warp window (the serial walk lost), the packed 64-bit descriptor (the two-field one
+// lost), and the tile's arrangement (the transposing blocked tiles of tile_io.cuh, slower than
+// register-resident ones at every N in the same look-back: bench/NOTES.md, "Register-resident
+// tiles").
 //
 // One launch: CUB, and the other single-pass variants, launch twice per scan: a kernel (or
 // memset) that resets the tile descriptors, then the scan. Here every descriptor carries the
@@ -41,7 +42,7 @@
 // no reset. The workspace must be zero when first used. A scan of one tile uses no descriptor.
 //
 // No ticket: tiles are numbered by blockIdx.x, as in CUB; an atomic ticket costs every block a
-// round trip before its first load (bench/NOTES.md, "The tuned scan").
+// round trip before its first load (bench/NOTES.md, "The tuned scan, first space").
 //
 // Forward progress: a tile waits only on tiles with smaller indices, and relies on the hardware
 // dispatching blocks in blockIdx.x order, so that every block a running block waits on has been
