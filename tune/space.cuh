@@ -17,9 +17,10 @@
 //                      polls).
 //   aggregate          published after the warps' scans, or early (from reductions, with the
 //                      warps scanning while warp 0 looks back).
-// Not in the space: the transposing blocked tiles, the serial look-back, the two-field
-// descriptor and the persistent grid, which lost at every N in the space before this one, and
-// the 30-bit descriptor, which has no room for an epoch (bench/NOTES.md, "The tuned scan, first space").
+// Not in the space: the serial look-back, the two-field descriptor and the persistent grid, which
+// lost at every N in the space before this one (bench/NOTES.md, "The tuned scan, first space");
+// the transposing blocked tiles, slower than register tiles in the same look-back at every N
+// ("Register-resident tiles"); and the 30-bit descriptor, which has no room for an epoch.
 // 3 x 4 x 3 x 2 x 2 x 3 x 2 = 864 configurations.
 #pragma once
 
