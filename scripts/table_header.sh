@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# table_header.sh BINARY TITLE L2 SWEEP -- prints the '#' header shared by bench/timing.txt and
-# bench/tuning.txt: the GPU as BINARY sees it (--device-info), the commit, nvcc and build flags,
+# table_header.sh BINARY TITLE L2 SWEEP -- prints the '#' header shared by bench/<gpu>/timing.txt and
+# bench/<gpu>/tuning.txt: the GPU as BINARY sees it (--device-info), the commit, nvcc and build flags,
 # cold/hot L2 and a description of the sweep. Exit code 4 when the GPU cannot be queried.
 set -u
 binary=$1 title=$2 l2=$3 sweep=$4

@@ -1,6 +1,6 @@
 // scan_tuner -- measures every configuration of the tuned scan's space (space.cuh) at every N
 // given, int32 inclusive sum, with CUB and memcpy in the same sweep: the data behind
-// bench/tuning.txt and the per-N table of single_pass_scan_tuned (scripts/tune_select.py).
+// bench/<gpu>/tuning.txt and the per-N table of single_pass_scan_tuned (scripts/tune_select.py).
 //
 //   build/tune/scan_tuner 2^10,2^11,...,2^30 [--reps R] [--seed S] [--timeout SEC] [--hot]
 //                         [--configs SUBSTRING] [--resume-after NAME@N] [--list] [--describe]
