@@ -9,6 +9,7 @@
 #   make large-n         verify every variant once at N = 2^32 + 1 (needs ~35 GB of GPU memory)
 #   make tuner           build the tuner (tune/): every configuration of single_pass_scan_tuned
 #   make drop-stage      build the drop-a-stage probe (tune/drop_stage.cu): where the tuned scan's time goes
+#   make cluster-launch  build the cluster-launch probe (tune/cluster_launch.cu): a cluster launch's own cost
 #   make tune            run the tuning sweep (scripts/tune.sh) -> bench/<gpu>/tuning.txt, then
 #                        make tune-select: scripts/tune_select.py over every bench/*/tuning.txt ->
 #                        the per-GPU, per-N tables, each GPU's report and charts
@@ -30,7 +31,7 @@ BINARIES := $(patsubst src/%.cu,bin/%,$(SOURCES))
 COMMON := $(wildcard src/common/*.cuh src/common/*.hpp)
 TEST_BINARIES := $(patsubst tests/cuda/%.cu,build/tests/%,$(wildcard tests/cuda/*.cu))
 
-.PHONY: all test-programs test bench plots sass sanitize stress large-n tuner drop-stage tune tune-select clean print-flags python-deps
+.PHONY: all test-programs test bench plots sass sanitize stress large-n tuner drop-stage cluster-launch tune tune-select clean print-flags python-deps
 
 all: $(BINARIES)
 
@@ -77,6 +78,13 @@ build/tune/drop_stage: tune/drop_stage.cu $(COMMON) | build/tune
 	$(NVCC) $(NVCCFLAGS) $(SPILL_CHECK) -Isrc -Itune -o $@ $< $(LDFLAGS)
 
 drop-stage: build/tune/drop_stage
+
+# The cluster-launch probe: an empty kernel launched plainly and as one thread-block cluster
+# (bench/NOTES.md, "Small N: one cluster"). Not part of `make`.
+build/tune/cluster_launch: tune/cluster_launch.cu $(COMMON) | build/tune
+	$(NVCC) $(NVCCFLAGS) $(SPILL_CHECK) -Isrc -Itune -o $@ $< $(LDFLAGS)
+
+cluster-launch: build/tune/cluster_launch
 
 tune: all tuner python-deps
 	./scripts/tune.sh
