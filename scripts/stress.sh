@@ -66,11 +66,11 @@ stress_one() {
         # sizes beyond its limit (single_pass_scan_cluster: N <= 2^16), the others verified.
         verified=$(echo "$out" | grep -c "GPU vs CPU check: PASS")
         refused_sizes=$(echo "$out" | grep -c " n=[0-9]*: not supported:")
+        [ "$refused_sizes" -gt 0 ] && [[ $waived != *"sizes over"* ]] && waived+=" (sizes over its limit waived)"
         if [ $rc -eq 3 ] && [ "$verified" -eq 0 ]; then
-          [[ $waived == *"$1 $2 $3"* ]] || waived+=" ($1 $2 $3 waived)"
+          [ "$refused_sizes" -gt 0 ] || [[ $waived == *"$1 $2 $3"* ]] || waived+=" ($1 $2 $3 waived)"
           continue
         fi
-        [ "$refused_sizes" -gt 0 ] && [[ $waived != *"sizes over"* ]] && waived+=" (sizes over its limit waived)"
         runs=$((runs + $5 * verified))
         if [ $rc -ne 0 ] && { [ $rc -ne 3 ] || [ $((verified + refused_sizes)) -ne "$(count "$4")" ]; }; then
           failed=$((failed + 1))
