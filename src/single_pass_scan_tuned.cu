@@ -31,22 +31,31 @@
 // Forward progress: a tile waits only on smaller tile indices, and relies on the hardware
 // dispatching blocks in blockIdx.x order (NVIDIA GPUs do; CUB relies on it too).
 //
-// Constraints: any N (up to 2^31 - 1 tiles, the grid's limit); every type/operator/mode of 32-bit
-// elements (the packed descriptor). The workspace must be zero before its first use (the harness
-// zeroes it once, at allocation).
+// Constraints: any N (up to 2^31 - 1 tiles, the grid's limit); every type, operator and mode
+// (32-bit elements use the packed descriptor, others the two-field one). This binary is a thin
+// user of the library API, include/scan_zoo/scan.cuh: it times what a user's call runs.
 //
 // In the charts: the zoo's fastest variant, against CUB and memcpy on each GPU (README, "The
 // fastest scan on each GPU"; bench/NOTES.md, "Register-resident tiles" and "What limits the
 // tuned scan"). The tuning charts (bench/<gpu>/tuning_*.png) show how the configurations spread.
 // Run: make bin/single_pass_scan_tuned && ./bin/single_pass_scan_tuned 2^28
-#include "common/harness.cuh"
-#include "common/tuned_dispatch.cuh"
+#include <scan_zoo/scan.cuh>
 
-// The harness's defaults, with the table-driven dispatch (tuned_dispatch.cuh).
-struct TunedVariant : zoo::VariantDefaults, zoo::TunedDispatch {
-  using TunedDispatch::kTileItems;
-  using TunedDispatch::run;
-  using TunedDispatch::workspace_bytes;
+#include "common/harness.cuh"
+
+// A thin user of the library (include/scan_zoo/scan.cuh), so that the binary times what a user's
+// call runs. The library keeps its own workspace (one per element type and operator, grown on the
+// first, untimed verified run of a larger N); the harness's is not needed.
+struct TunedVariant : zoo::VariantDefaults {
+  static constexpr std::int64_t kTileItems = zoo::TunedDispatch::kTileItems;
+
+  template <class T, class Op>
+  static void run(const T* in, T* out, std::int64_t n, zoo::ScanKind kind, zoo::Workspace, cudaStream_t stream) {
+    static scan_zoo::Workspace workspace;
+    ZOO_CUDA(kind == zoo::ScanKind::Inclusive
+                 ? scan_zoo::inclusive_scan(in, out, n, Op{}, workspace, stream)
+                 : scan_zoo::exclusive_scan(in, out, n, Op::template identity<T>(), Op{}, workspace, stream));
+  }
 };
 
 ZOO_MAIN(TunedVariant)

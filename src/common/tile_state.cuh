@@ -135,12 +135,17 @@ struct EpochTileState {
     state.layout(counter, tiles);
     return counter.bytes();
   }
-  static State for_run(const Workspace& workspace, std::int64_t tiles, cudaStream_t stream) {
+  // With the epoch the caller chose (scan_zoo::Workspace keeps its own).
+  static State for_run(const Workspace& workspace, std::int64_t tiles, std::uint32_t epoch) {
     WorkspaceCarver carver(workspace.data);
     State state;
     state.layout(carver, tiles);
-    if (tiles > 1) state.epoch = RunEpochs::next(workspace, stream);
+    state.epoch = epoch;
     return state;
+  }
+  // With the next epoch of this workspace's address (RunEpochs).
+  static State for_run(const Workspace& workspace, std::int64_t tiles, cudaStream_t stream) {
+    return for_run(workspace, tiles, tiles > 1 ? RunEpochs::next(workspace, stream) : 0u);
   }
 };
 
@@ -223,15 +228,30 @@ struct TwoFieldTileState : DescriptorOrders<DescriptorSync::AcquireRelease> {
   const char* refusal_after_run(cudaStream_t) const { return nullptr; }
   __device__ void publish(std::int64_t tile, std::uint32_t new_status, T value) const {
     T* slot = new_status == kTileInclusive ? &inclusive[tile] : &aggregate[tile];
-    DeviceAtomic<T>(*slot).store(value, cuda::memory_order_relaxed);
+    store_value(*slot, value);
     publish_word<How>(status[tile], tagged_status(new_status, epoch), kStore);
   }
   __device__ TileView<T> read(std::int64_t tile) const {
     TileView<T> view;
     view.status = status_in_epoch(DeviceAtomic<std::uint32_t>(status[tile]).load(kPoll), epoch);
     T* slot = view.status == kTileInclusive ? &inclusive[tile] : &aggregate[tile];
-    view.value = view.status == kTileInvalid ? T{} : DeviceAtomic<T>(*slot).load(cuda::memory_order_relaxed);
+    view.value = view.status == kTileInvalid ? T{} : load_value(*slot);
     return view;
+  }
+
+ private:
+  // A value slot is written once per run, before the release of its status, and read only after
+  // an acquire of that status: the accesses are ordered (happens-before) whatever T is. Numbers
+  // of 4 and 8 bytes still go through relaxed atomics, as every inter-block access of the zoo
+  // does where it can; any other trivially copyable T (a 2x2 matrix, a pair) is copied plainly.
+  static constexpr bool kAtomicValue = std::is_arithmetic<T>::value && (sizeof(T) == 4 || sizeof(T) == 8);
+  __device__ static void store_value(T& slot, const T& value) {
+    if constexpr (kAtomicValue) DeviceAtomic<T>(slot).store(value, cuda::memory_order_relaxed);
+    else slot = value;
+  }
+  __device__ static T load_value(T& slot) {
+    if constexpr (kAtomicValue) return DeviceAtomic<T>(slot).load(cuda::memory_order_relaxed);
+    else return slot;
   }
 };
 

@@ -15,6 +15,8 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <map>
+#include <mutex>
 #include <string>
 #include <utility>
 
@@ -49,23 +51,32 @@ struct TunedDispatch {
     return nearest;
   }
 
-  static const tuned::Table* table_for_this_gpu() {
-    static const tuned::Table* table = [] {
-      int device = 0, memory_clock_khz = 0;
-      cudaDeviceProp props{};
-      ZOO_CUDA(cudaGetDevice(&device));
-      ZOO_CUDA(cudaGetDeviceProperties(&props, device));
-      ZOO_CUDA(cudaDeviceGetAttribute(&memory_clock_khz, cudaDevAttrMemoryClockRate, device));
-      const double peak_gbps = 2.0 * memory_clock_khz * 1e3 * props.memoryBusWidth / 8 / 1e9;
-      return table_for(props.name, props.major, props.minor, props.multiProcessorCount, peak_gbps);
-    }();
-    return table;
+  // The table for the current device, looked up once per device (a process may drive several
+  // GPUs); returns the error of the device query, if any.
+  static cudaError_t table_for_current_device(const tuned::Table*& table) {
+    int device = 0;
+    if (const cudaError_t error = cudaGetDevice(&device); error != cudaSuccess) return error;
+    static std::mutex mutex;
+    static std::map<int, const tuned::Table*> tables;
+    const std::lock_guard<std::mutex> lock(mutex);
+    if (const auto found = tables.find(device); found != tables.end()) {
+      table = found->second;
+      return cudaSuccess;
+    }
+    int memory_clock_khz = 0;
+    cudaDeviceProp props{};
+    if (const cudaError_t error = cudaGetDeviceProperties(&props, device); error != cudaSuccess) return error;
+    if (const cudaError_t error = cudaDeviceGetAttribute(&memory_clock_khz, cudaDevAttrMemoryClockRate, device);
+        error != cudaSuccess)
+      return error;
+    const double peak_gbps = 2.0 * memory_clock_khz * 1e3 * props.memoryBusWidth / 8 / 1e9;
+    table = tables[device] = table_for(props.name, props.major, props.minor, props.multiProcessorCount, peak_gbps);
+    return cudaSuccess;
   }
 
   // The configuration for n: the row of the smallest power of two >= n (the nearest measured
-  // size at or above), clamped to the table's range; the fallback where this GPU has no table.
-  static int config_for(std::int64_t n) {
-    const tuned::Table* table = table_for_this_gpu();
+  // size at or above), clamped to the table's range; the fallback without a table.
+  static int config_for(const tuned::Table* table, std::int64_t n) {
     if (!table) return tuned::kFallback;
     int log2_n = 0;
     while ((std::int64_t(1) << log2_n) < n) ++log2_n;
@@ -82,17 +93,42 @@ struct TunedDispatch {
   }();
 
   template <class T, class Op>
-  static std::size_t workspace_bytes(std::int64_t n) {
+  static std::size_t workspace_bytes(int config, std::int64_t n) {
     std::size_t bytes = 0;
-    with_config(config_for(n), tuned::Configs{},
-                [&](auto config) { bytes = TunedScan<decltype(config)>::template workspace_bytes<T, Op>(n); });
+    with_config(config, tuned::Configs{},
+                [&](auto c) { bytes = TunedScan<decltype(c)>::template workspace_bytes<T, Op>(n); });
     return bytes;
+  }
+
+  // One scan with configuration `config`, the caller's epoch for this run of the workspace, and
+  // `initial` in front of element 0; returns the launch's error.
+  template <class T, class Op>
+  static cudaError_t launch(int config, const T* in, T* out, std::int64_t n, ScanKind kind, T initial,
+                            Workspace workspace, std::uint32_t epoch, cudaStream_t stream) {
+    cudaError_t result = cudaSuccess;
+    with_config(config, tuned::Configs{}, [&](auto c) {
+      result = TunedScan<decltype(c)>::template launch<T, Op>(in, out, n, kind, initial, workspace, epoch, stream);
+    });
+    return result;
+  }
+
+  // The harness's shape (workspace_bytes(n) and run): this GPU's configuration for n, epochs from
+  // RunEpochs, exit on error. single_pass_scan_tuned runs through scan_zoo's API instead.
+  static int config_for(std::int64_t n) {
+    const tuned::Table* table = nullptr;
+    ZOO_CUDA(table_for_current_device(table));
+    return config_for(table, n);
+  }
+
+  template <class T, class Op>
+  static std::size_t workspace_bytes(std::int64_t n) {
+    return workspace_bytes<T, Op>(config_for(n), n);
   }
 
   template <class T, class Op>
   static void run(const T* in, T* out, std::int64_t n, ScanKind kind, Workspace workspace, cudaStream_t stream) {
-    with_config(config_for(n), tuned::Configs{},
-                [&](auto config) { TunedScan<decltype(config)>::template run<T, Op>(in, out, n, kind, workspace, stream); });
+    ZOO_CUDA((launch<T, Op>(config_for(n), in, out, n, kind, Op::template identity<T>(), workspace,
+                            RunEpochs::next(workspace, stream), stream)));
   }
 };
 

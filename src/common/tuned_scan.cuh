@@ -48,15 +48,18 @@
 // dispatching blocks in blockIdx.x order, so that every block a running block waits on has been
 // started (true of NVIDIA GPUs and relied on by CUB's scan; not a CUDA-language guarantee).
 //
-// Memory model: the descriptor is one 64-bit word (status, epoch, value) written and read with
-// relaxed atomics, whichever the publish instruction: a reader sees a whole word, and a tile's
-// output depends only on its input and the words it read (tile_state.cuh).
+// Memory model: for 32-bit values the descriptor is one 64-bit word (status, epoch, value)
+// written and read with relaxed atomics, whichever the publish instruction: a reader sees a whole
+// word, and a tile's output depends only on its input and the words it read. Any other T uses
+// the two-field descriptor: value slots, then a status word published with release and polled
+// with acquire (tile_state.cuh).
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "cuda_check.cuh"
 #include "lookback.cuh"
@@ -77,8 +80,11 @@ struct TunedConfig {
   static constexpr Aggregate kAggregate = When;
 
   using Tile = RegisterTile<Threads, Items>;
+  // 32-bit values share one 64-bit word with their status; any other T (int64, double, a user's
+  // struct) gets the two-field descriptor, a status word and value slots (tile_state.cuh).
   template <class T>
-  using State = PackedTileState64<T, DescriptorSync::Relaxed, Stride, How>;
+  using State = std::conditional_t<sizeof(T) == 4, PackedTileState64<T, DescriptorSync::Relaxed, Stride, How>,
+                                   TwoFieldTileState<T, How>>;
   using Backoff = SleepBackoff<SleepNs, SleepNs / 2>;
   template <class T>
   using Lookback = WarpLookback<State<T>, Backoff, PerLane>;
@@ -93,10 +99,12 @@ struct TunedConfig {
   }
 };
 
+// `initial` goes in front of element 0 (the identity, or an exclusive scan's initial value):
+// into tile 0's carry-in and into the inclusive value tile 0 publishes.
 template <class Config, class T, class Op>
 __global__ void __launch_bounds__(Config::kThreads)
-    tuned_scan_kernel(const T* in, T* out, std::int64_t n, bool exclusive, typename Config::template State<T> state,
-                      std::uint32_t tiles) {
+    tuned_scan_kernel(const T* in, T* out, std::int64_t n, bool exclusive, T initial,
+                      typename Config::template State<T> state, std::uint32_t tiles) {
   using Tile = typename Config::Tile;
   constexpr bool kEarly = Config::kAggregate == Aggregate::Early;
   const Op op;
@@ -112,12 +120,13 @@ __global__ void __launch_bounds__(Config::kThreads)
 
   // 4-5. Publish the aggregate, look back, publish the inclusive value (warp 0; a single tile has
   // no one to tell and nothing before it), and hand the carry-in to the block.
-  T carry = Op::template identity<T>();
+  T carry = initial;  // tile 0's, and a single tile's
   if (tiles > 1) {
     __shared__ T shared_carry;
     if (warp_id() == 0) {
-      const T prefix = typename Config::template Lookback<T>{state, tile}.template get_in_warp0<T, Op>(totals.tile);
-      if (lane_id() == 0) shared_carry = prefix;
+      const T published = tile == 0 ? op(initial, totals.tile) : totals.tile;
+      const T prefix = typename Config::template Lookback<T>{state, tile}.template get_in_warp0<T, Op>(published);
+      if (lane_id() == 0) shared_carry = tile == 0 ? initial : prefix;
     }
     if constexpr (kEarly) Tile::template scan_warp<T, Op>(items, exclusive);  // warp 0 after its look-back
     __syncthreads();
@@ -142,14 +151,25 @@ struct TunedScan {
     return Descriptors<T>::workspace_bytes(ceil_div<std::int64_t>(n, Config::kTileItems));
   }
 
+  // One scan with the epoch the caller chose for this run of the workspace (one no descriptor
+  // in it holds; unused when the scan fits one tile); returns the launch's error.
+  template <class T, class Op>
+  static cudaError_t launch(const T* in, T* out, std::int64_t n, ScanKind kind, T initial, Workspace workspace,
+                            std::uint32_t epoch, cudaStream_t stream) {
+    if (n == 0) return cudaSuccess;  // nothing to scan, and a grid of zero blocks is a launch error
+    const std::int64_t tiles = ceil_div<std::int64_t>(n, Config::kTileItems);
+    const auto state = Descriptors<T>::for_run(workspace, tiles, epoch);
+    tuned_scan_kernel<Config, T, Op><<<static_cast<unsigned>(tiles), Config::kThreads, 0, stream>>>(
+        in, out, n, kind == ScanKind::Exclusive, initial, state, static_cast<std::uint32_t>(tiles));
+    return cudaGetLastError();
+  }
+
+  // The harness's shape: epochs from RunEpochs (keyed by the workspace's address), exit on error.
   template <class T, class Op>
   static void run(const T* in, T* out, std::int64_t n, ScanKind kind, Workspace workspace, cudaStream_t stream) {
-    if (n == 0) return;  // nothing to scan, and a grid of zero blocks is a launch error
     const std::int64_t tiles = ceil_div<std::int64_t>(n, Config::kTileItems);
-    const auto state = Descriptors<T>::for_run(workspace, tiles, stream);
-    tuned_scan_kernel<Config, T, Op><<<static_cast<unsigned>(tiles), Config::kThreads, 0, stream>>>(
-        in, out, n, kind == ScanKind::Exclusive, state, static_cast<std::uint32_t>(tiles));
-    ZOO_CHECK_LAUNCH();
+    const std::uint32_t epoch = tiles > 1 ? RunEpochs::next(workspace, stream) : 0u;
+    ZOO_CUDA((launch<T, Op>(in, out, n, kind, Op::template identity<T>(), workspace, epoch, stream)));
   }
 };
 

@@ -1,0 +1,210 @@
+// scan_zoo/scan.cuh -- the zoo's fastest scan, for your own code. Header-only; this is the one
+// include. Version 0.1.0 (SCAN_ZOO_VERSION); MIT licence (LICENSE).
+//
+//   #include <scan_zoo/scan.cuh>
+//
+//   scan_zoo::Workspace workspace;                 // reusable scratch memory, see below
+//   cudaError_t e = scan_zoo::inclusive_scan(d_in, d_out, n, scan_zoo::Plus{}, workspace, stream);
+//   e = scan_zoo::exclusive_scan(d_in, d_out, n, T(100), scan_zoo::Plus{}, workspace, stream);
+//
+// What it runs: single_pass_scan_tuned's kernel (src/common/tuned_scan.cuh), a one-launch
+// decoupled look-back over register-resident tiles, with the configuration measured fastest for
+// this GPU and this N (src/common/tuned_table.cuh; README, "Auto-tuning"). The scan is
+// asynchronous in `stream`, like any kernel launch.
+//
+// Arguments:
+//   in, out   device pointers to n elements; out == in scans in place. Any other overlap is not
+//             allowed.
+//   n         64-bit; 0 does nothing.
+//   op        an associative operator on T, stateless (it is default-constructed on the GPU), with
+//             `__host__ __device__ T operator()(const T& a, const T& b) const`, where a holds the
+//             earlier elements (the operator need not be commutative), and an identity element,
+//             `template <class U> __host__ __device__ static U identity()`. scan_zoo::Plus, Max
+//             and Min are such operators for numbers.
+//   T         any trivially copyable type. 32-bit types use the fastest tile descriptor (value
+//             and status in one 64-bit word); other sizes (int64, double, a struct) a status word
+//             and value slots (src/common/tile_state.cuh).
+//   initial   exclusive_scan's value in front of element 0: out[0] = initial,
+//             out[i] = initial op in[0] op ... op in[i - 1].
+// Errors: every function returns a cudaError_t and never ends the process: cudaErrorInvalidValue
+// for a negative n or a null pointer with n > 0, else the first error of the CUDA calls made
+// (a device query, an allocation, the launch). Errors of the kernel itself surface, as always in
+// CUDA, at the next synchronization.
+//
+// The workspace, and why it is an object rather than CUB's two-phase (null pointer, then run)
+// convention: the scan is one launch because its tile descriptors carry the run's epoch, a number
+// no earlier run of the same memory used, so that leftovers of earlier runs read as "not yet
+// published" and need no reset kernel (CUB launches two kernels per scan). That requires state
+// that outlives a call (the last epoch) and memory whose contents are known (zero, or descriptors
+// of earlier epochs). A raw buffer handed in anew each call carries neither; a Workspace does.
+// The contract:
+//   - A Workspace() allocates its memory on first use and grows it when a larger scan needs more
+//     (cudaMalloc: the call that grows it synchronizes the device); it frees it when destroyed.
+//     Workspace(memory, bytes) uses the caller's device memory instead, whatever it holds: it is
+//     zeroed in the stream of its first scan. A scan that needs more than `bytes` returns
+//     cudaErrorInvalidValue.
+//   - One scan at a time per workspace: scans in different streams at once need a workspace each
+//     (scans of one workspace in one stream may follow each other freely).
+//   - Each scan takes the next epoch (30 bits); when they run out, after 2^30 - 1 scans, the
+//     memory is zeroed again (one memset) and counting restarts. A scan whose descriptors lie
+//     differently from the previous scan's also zeroes it first: a change of element size, and,
+//     for elements that are not 32-bit, a change of tile count (detail::descriptor_layout).
+//   - A failed call leaves the workspace usable: an epoch is never reused, even by a call whose
+//     launch failed.
+// Forward progress: tiles wait only on tiles with smaller indices and rely on blocks being
+// dispatched in blockIdx.x order, as NVIDIA GPUs do and CUB's scan also relies on.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+
+#include "../../src/common/ops.cuh"
+#include "../../src/common/tuned_dispatch.cuh"
+
+#define SCAN_ZOO_VERSION_MAJOR 0
+#define SCAN_ZOO_VERSION_MINOR 1
+#define SCAN_ZOO_VERSION_PATCH 0
+#define SCAN_ZOO_VERSION "0.1.0"
+
+namespace scan_zoo {
+
+using Plus = zoo::Sum;
+using Max = zoo::Max;
+using Min = zoo::Min;
+
+namespace detail {
+struct WorkspaceAccess;
+}
+
+class Workspace {
+ public:
+  Workspace() = default;
+  Workspace(void* memory, std::size_t bytes) : memory_(memory), bytes_(bytes), owned_(false) {}
+  ~Workspace() {
+    if (owned_ && memory_) cudaFree(memory_);
+  }
+  Workspace(const Workspace&) = delete;
+  Workspace& operator=(const Workspace&) = delete;
+  Workspace(Workspace&& other) noexcept { *this = std::move(other); }
+  Workspace& operator=(Workspace&& other) noexcept {
+    if (this != &other) {
+      if (owned_ && memory_) cudaFree(memory_);
+      memory_ = std::exchange(other.memory_, nullptr);
+      bytes_ = std::exchange(other.bytes_, 0);
+      owned_ = std::exchange(other.owned_, true);
+      zeroed_ = std::exchange(other.zeroed_, false);
+      epoch_ = std::exchange(other.epoch_, 0u);
+      layout_ = std::exchange(other.layout_, 0u);
+    }
+    return *this;
+  }
+
+  std::size_t bytes() const { return bytes_; }
+
+ private:
+  friend struct detail::WorkspaceAccess;
+  void* memory_ = nullptr;
+  std::size_t bytes_ = 0;
+  bool owned_ = true;
+  bool zeroed_ = false;      // every status word in the memory is zero or from an epoch <= epoch_
+  std::uint32_t epoch_ = 0;  // the last epoch used
+  std::uint64_t layout_ = 0; // where the last scan put its status words (detail::descriptor_layout)
+};
+
+namespace detail {
+
+// The workspace's bookkeeping, in one place: memory for `bytes`, zeroed where its contents are
+// unknown or laid out for another element size, and the next epoch.
+struct WorkspaceAccess {
+  static cudaError_t prepare(Workspace& w, std::size_t bytes, std::uint64_t layout, cudaStream_t stream,
+                             std::uint32_t& epoch) {
+    if (bytes > w.bytes_) {
+      if (!w.owned_) return cudaErrorInvalidValue;  // the caller's memory is too small
+      if (w.memory_) {
+        if (const cudaError_t error = cudaFree(w.memory_); error != cudaSuccess) return error;
+        w.memory_ = nullptr;
+        w.bytes_ = 0;
+      }
+      if (const cudaError_t error = cudaMalloc(&w.memory_, bytes); error != cudaSuccess) {
+        w.memory_ = nullptr;
+        return error;
+      }
+      w.bytes_ = bytes;
+      w.zeroed_ = false;
+    }
+    std::uint32_t next = (w.epoch_ + 1) & zoo::kEpochMask;
+    if (next == 0) {  // every epoch may be in the memory now
+      w.zeroed_ = false;
+      next = 1;
+    }
+    if (layout != w.layout_) w.zeroed_ = false;
+    if (!w.zeroed_ && w.bytes_ > 0) {
+      if (const cudaError_t error = cudaMemsetAsync(w.memory_, 0, w.bytes_, stream); error != cudaSuccess)
+        return error;
+    }
+    w.zeroed_ = true;
+    w.layout_ = layout;
+    w.epoch_ = epoch = next;
+    return cudaSuccess;
+  }
+  static zoo::Workspace memory(const Workspace& w) { return {w.memory_, w.bytes_}; }
+  // Tests only (tests/cuda/api_selftest.cu): the epoch the next scan counts from.
+  static void set_last_epoch(Workspace& w, std::uint32_t epoch) { w.epoch_ = epoch; }
+  static std::uint32_t last_epoch(const Workspace& w) { return w.epoch_; }
+};
+
+// Which bytes of the workspace a scan reads as status words. A 32-bit T's descriptors are 64-bit
+// words, each status beside its value, so any word a later scan reads is a descriptor of some
+// epoch: one layout for every configuration and N. Other types have a status word per tile
+// followed by value slots, so a scan with another configuration or tile count could read an
+// earlier scan's value bits as a status, and must start from zeroed memory.
+template <class T>
+std::uint64_t descriptor_layout(int config, std::int64_t n) {
+  if (sizeof(T) == 4) return 1;
+  std::int64_t tile_items = 0;
+  zoo::with_config(config, zoo::tuned::Configs{}, [&](auto c) { tile_items = decltype(c)::kTileItems; });
+  const auto tiles = static_cast<std::uint64_t>(zoo::ceil_div<std::int64_t>(n, tile_items));
+  return (tiles << 24) ^ (std::uint64_t(config) << 16) ^ (sizeof(T) << 1);
+}
+
+template <class T, class Op>
+cudaError_t scan(const T* in, T* out, std::int64_t n, zoo::ScanKind kind, T initial, Workspace& workspace,
+                 cudaStream_t stream) {
+  static_assert(std::is_trivially_copyable<T>::value, "scan_zoo scans trivially copyable types");
+  static_assert(std::is_empty<Op>::value && std::is_default_constructible<Op>::value,
+                "the operator must be stateless: the kernels default-construct it");
+  if (n < 0 || (n > 0 && (in == nullptr || out == nullptr))) return cudaErrorInvalidValue;
+  if (n == 0) return cudaSuccess;
+  const zoo::tuned::Table* table = nullptr;
+  if (const cudaError_t error = zoo::TunedDispatch::table_for_current_device(table); error != cudaSuccess)
+    return error;
+  const int config = zoo::TunedDispatch::config_for(table, n);
+  std::uint32_t epoch = 0;
+  if (const cudaError_t error = WorkspaceAccess::prepare(workspace, zoo::TunedDispatch::workspace_bytes<T, Op>(config, n),
+                                                         descriptor_layout<T>(config, n), stream, epoch);
+      error != cudaSuccess)
+    return error;
+  return zoo::TunedDispatch::launch<T, Op>(config, in, out, n, kind, initial, WorkspaceAccess::memory(workspace),
+                                           epoch, stream);
+}
+
+}  // namespace detail
+
+// out[i] = in[0] op in[1] op ... op in[i].
+template <class T, class Op>
+cudaError_t inclusive_scan(const T* in, T* out, std::int64_t n, Op, Workspace& workspace, cudaStream_t stream = 0) {
+  return detail::scan<T, Op>(in, out, n, zoo::ScanKind::Inclusive, Op::template identity<T>(), workspace, stream);
+}
+
+// out[0] = initial, out[i] = initial op in[0] op ... op in[i - 1].
+template <class T, class Op>
+cudaError_t exclusive_scan(const T* in, T* out, std::int64_t n, T initial, Op, Workspace& workspace,
+                           cudaStream_t stream = 0) {
+  return detail::scan<T, Op>(in, out, n, zoo::ScanKind::Exclusive, initial, workspace, stream);
+}
+
+}  // namespace scan_zoo

@@ -1,0 +1,60 @@
+"""The library API (include/scan_zoo/scan.cuh): its self-test against a CPU reference and CUB
+(tests/cuda/api_selftest.cu: every type, a non-commutative operator, in place, exclusive with an
+initial value, two streams, reuse, failures, epoch wrap-around, an unzeroed workspace, 2^32 + 3
+elements), the example program, and the CMake consumer (configured and built on any machine)."""
+import re
+import shutil
+import subprocess
+
+import pytest
+
+from conftest import ROOT, TEST_BIN, run
+
+EXAMPLES = ROOT / "build" / "examples"
+
+
+def test_api_selftest(gpu, seed):
+    result = run([TEST_BIN / "api_selftest", "--seed", seed], timeout=900)
+    context = f"seed {seed}\n{result.stdout[-4000:]}\n{result.stderr[-2000:]}"
+    assert result.returncode == 0, context
+    passed = re.findall(r"^PASS ", result.stdout, re.M)
+    assert len(passed) >= 7 * 10 * 4 + 8 and "api_selftest: 0 failed" in result.stdout, context
+
+
+def test_api_at_2_to_the_32_plus_3(gpu, seed):
+    free = subprocess.run(["nvidia-smi", "--query-gpu=memory.free", "--format=csv,noheader,nounits"],
+                          capture_output=True, text=True)
+    if free.returncode == 0 and int(free.stdout.split()[0]) < 20_000:
+        pytest.skip("needs 17 GB of free device memory")
+    result = run([TEST_BIN / "api_selftest", "--large", "--seed", seed], timeout=1200)
+    assert result.returncode == 0 and "PASS large: 2^32 + 3 uint32 in place" in result.stdout, \
+        result.stdout[-3000:] + result.stderr[-2000:]
+
+
+def test_example_program(gpu):
+    result = run([EXAMPLES / "prefix_offsets", "1000003"])
+    assert result.returncode == 0, result.stdout + result.stderr
+    offset = re.search(r"last offset\s+(-?\d+) \(CPU: (-?\d+)\)", result.stdout)
+    total = re.search(r"last sum\s+(\S+) \(CPU: (\S+)\)", result.stdout)
+    assert offset and offset[1] == offset[2] and total and total[1] == total[2], result.stdout
+
+
+@pytest.mark.skipif(shutil.which("cmake") is None, reason="cmake not installed")
+def test_cmake_consumer_builds(tmp_path):
+    """add_subdirectory: configure and build examples/cmake_consumer (no GPU needed); install the
+    library and configure the consumer again with find_package."""
+    build = tmp_path / "consumer"
+    configure = run(["cmake", "-S", ROOT / "examples" / "cmake_consumer", "-B", build], timeout=300)
+    assert configure.returncode == 0, configure.stdout + configure.stderr
+    built = run(["cmake", "--build", build, "-j", "2"], timeout=900)
+    assert built.returncode == 0, built.stdout[-3000:] + built.stderr[-3000:]
+    assert (build / "prefix_offsets").exists()
+
+    library, prefix = tmp_path / "library", tmp_path / "prefix"
+    assert run(["cmake", "-S", ROOT, "-B", library], timeout=300).returncode == 0
+    installed = run(["cmake", "--install", library, "--prefix", prefix], timeout=300)
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+    assert (prefix / "share" / "scan_zoo" / "include" / "scan_zoo" / "scan.cuh").exists()
+    found = run(["cmake", "-S", ROOT / "examples" / "cmake_consumer", "-B", tmp_path / "found",
+                 "-DSCAN_ZOO_INSTALLED=ON", f"-DCMAKE_PREFIX_PATH={prefix}"], timeout=300)
+    assert found.returncode == 0, found.stdout + found.stderr
