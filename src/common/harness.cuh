@@ -232,7 +232,7 @@ struct Session {
 };
 
 // Times run_once() (which enqueues one whole scan on session.stream) by the protocol of
-// DESIGN.md section 5: warm-up, then reps each bracketed by its own event pair, adaptive count.
+// README, "How it measures": warm-up, then reps each bracketed by its own event pair, adaptive count.
 // Cold reps are timed one at a time, each behind its L2 flush (which also keeps the GPU busy
 // while the rep is enqueued, so launch latency is not timed). Hot reps have nothing in front
 // of them: they are enqueued in batches behind one untimed rep, each with its own event pair,

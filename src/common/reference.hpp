@@ -1,5 +1,5 @@
 // reference.hpp -- seeded input generation, the CPU reference scan and the verification
-// (DESIGN.md section 4). Host code only, so it is unit-tested without a GPU.
+// (README, "How it measures"). Host code only, so it is unit-tested without a GPU.
 //
 // Input: small integers in [-8, 8] drawn from a counter-based generator, so every prefix of
 // int32 and float32 data stays far inside the exactly representable range (a random walk of
