@@ -26,6 +26,8 @@ options:
   --type T, --op O    element type and operator (default int32, sum)
   --exclusive         exclusive scans (default inclusive)
   --hot               do not flush L2 between timed reps
+  --in-place          scan in place (the binaries' --in-place; the header's sweep line says so;
+                      binaries whose problem cannot run in place give WAIVED rows)
   --timeout SEC       watchdog for one GPU step inside a binary (default 30)
   --budget-ms MS      a binary skips (SKIPPED row) an N whose one run would exceed MS,
                       extrapolated from its smaller N (default 1000: keeps the serial
@@ -41,7 +43,7 @@ EOF
 # one past a power of two), in increasing order so that --budget-ms can extrapolate.
 default_sizes="2^10,2^11,2^12,2^13,2^14,2^15,2^16,100000,2^17,2^18,2^19,1000000,2^20,2^21,4194303,2^22"
 default_sizes="$default_sizes,2^23,2^24,2^24+1,2^25,2^26,2^27,2^28,2^29,2^30"
-variants="" sizes=$default_sizes type=int32 op=sum mode=inclusive hot=""
+variants="" sizes=$default_sizes type=int32 op=sum mode=inclusive hot="" in_place=""
 timeout_s=30 budget_ms=1000 process_limit=600 bin_dir=bin out=""
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -51,6 +53,7 @@ while [ $# -gt 0 ]; do
     --op) op=$2; shift 2 ;;
     --exclusive) mode=exclusive; shift ;;
     --hot) hot=--hot; shift ;;
+    --in-place) in_place=--in-place; shift ;;
     --timeout) timeout_s=$2; shift 2 ;;
     --budget-ms) budget_ms=$2; shift 2 ;;
     --process-limit) process_limit=$2; shift 2 ;;
@@ -76,7 +79,7 @@ fi
 # Header: the GPU as the binaries see it, and what was built how. It names the default folder.
 header=$("$(dirname "$0")/scripts/table_header.sh" "${binaries[0]}" "scan-zoo timing table" \
   "$([ -n "$hot" ] && echo hot || echo cold)" \
-  "type=$type op=$op mode=$mode sizes=$sizes budget_ms=$budget_ms") || {
+  "type=$type op=$op mode=$mode$([ -n "$in_place" ] && echo " in_place=yes") sizes=$sizes budget_ms=$budget_ms") || {
   echo "bench.sh: cannot query the GPU" >&2
   exit 4
 }
@@ -109,7 +112,7 @@ for binary in "${binaries[@]}"; do
     echo "[$index/${#binaries[@]}] $name n=$list ($((SECONDS - started)) s elapsed)" >&2
     # In the background + wait, so that an interrupt is handled at once, not after the child.
     timeout --kill-after=5 "$process_limit" "$binary" "$list" --type "$type" --op "$op" "--$mode" \
-      --timeout "$timeout_s" --budget-ms "$budget_ms" $hot >"$tmp.rows" 2>"$tmp.err" &
+      --timeout "$timeout_s" --budget-ms "$budget_ms" $hot $in_place >"$tmp.rows" 2>"$tmp.err" &
     child=$!
     wait "$child"
     rc=$?

@@ -37,6 +37,36 @@ def test_every_combination_at_edge_sizes(gpu, seed, variant):
     assert result.returncode == (3 if waived else 0), context
 
 
+# Problems that cannot run in place (a copy onto itself, the applications) waive --in-place.
+NOT_IN_PLACE = {"memcpy_baseline", "segmented_scan", "cub_segmented_scan", "stream_compaction", "cub_select",
+                "radix_sort", "cub_radix_sort"}
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_in_place_at_edge_sizes(gpu, seed, variant):
+    """--in-place: the output buffer is the input's. Every scan variant, every type, operator and
+    mode at its tile's edge sizes, checked against the reference."""
+    tile = tile_items(variant) or 1024
+    sizes = sorted({1, 33, tile - 1, tile, tile + 1, 2 * tile + 1, 33 * tile + 5})
+    result = run([BIN / variant, ",".join(map(str, sizes)), "--in-place", "--type", ",".join(TYPES), "--op",
+                  ",".join(OPS), "--mode", ",".join(MODES), "--check-only", "--seed", seed], timeout=600)
+    rows = parse_rows(result.stdout)
+    context = f"seed {seed}, sizes {sizes}\n{result.stderr[-3000:]}"
+    assert len(rows) == len(sizes) * len(TYPES) * len(OPS) * len(MODES), context
+    expected = {"WAIVED"} if variant in NOT_IN_PLACE else {"PASS", "WAIVED"}
+    assert {r["status"] for r in rows} <= expected, context
+    if variant not in NOT_IN_PLACE:
+        assert any(r["status"] == "PASS" for r in rows), context
+
+
+def test_in_place_timed_run(gpu):
+    for variant in ("cub_scan", "single_pass_scan_tuned"):
+        result = run([BIN / variant, "2^20", "--in-place", "--reps", "5"])
+        assert result.returncode == 0, result.stderr
+        row = parse_rows(result.stdout)[0]
+        assert row["status"] == "PASS" and float(row["median_ms"]) > 0, result.stdout
+
+
 def test_wrong_output_exits_1_with_first_bad_index(gpu, tmp_path):
     data = np.array([5, 1, 1, 1, 1], dtype=np.int32)  # inclusive sum: 5 6 7 8 9; a copy: 5 1 1 1 1
     (tmp_path / "in.bin").write_bytes(data.tobytes())

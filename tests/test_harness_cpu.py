@@ -91,6 +91,19 @@ def test_unsupported_mode_exits_3_without_gpu():
     assert "refuses exclusive" in result.stderr
 
 
+@pytest.mark.parametrize("variant", ["memcpy_baseline", "stream_compaction", "segmented_scan", "radix_sort"])
+def test_in_place_is_waived_where_the_problem_cannot_run_in_place(variant):
+    result = run([BIN / variant, "100,200", "--in-place"])
+    assert result.returncode == 3, result.stderr
+    assert [r["status"] for r in parse_rows(result.stdout)] == ["WAIVED", "WAIVED"]
+    assert "does not run in place" in result.stderr
+
+
+def test_in_place_takes_no_value():
+    result = run([BIN / "cub_scan", "100", "--in-place=1"])
+    assert result.returncode == 2 and "--in-place" in result.stderr, result.stderr
+
+
 @pytest.mark.parametrize("content, args, message", [
     (None, [], "cannot open --input"),
     (b"12345", ["--type", "int32"], "not a whole number of 4-byte elements"),

@@ -39,6 +39,7 @@ class SegmentedScanProblem {
   static constexpr bool kTakesInputFile = false;
   static constexpr const char* kInputDescription = "values in [-8, 8] and random segments, see --segment-length";
   static constexpr bool kUsesSegmentLength = true;
+  static constexpr bool kRunsInPlace = false;
   static std::string op_label() { return Op::name; }
   static std::string mode_label(ScanKind kind) { return std::string("segmented-") + scan_kind_name(kind); }
   static const char* unsupported_reason(ScanKind) { return nullptr; }

@@ -29,6 +29,7 @@ struct Options {
   int repeat = 1;                          // verified runs, each with fresh data (stress)
   bool hot = false;                        // skip the L2 flush between timed reps
   bool check_only = false;                 // verify, do not time
+  bool in_place = false;                   // scan the array in place: the output is the input's buffer
   std::uint64_t seed = 1;
   double timeout_s = 60.0;                 // watchdog: longest wait for any one GPU step
   double budget_ms = 0;                    // skip an N whose one run is predicted to exceed this
@@ -52,6 +53,8 @@ inline std::string usage_text() {
       "  --warmup W        untimed runs before timing (default 3)\n"
       "  --hot             do not flush L2 between timed reps (default: flush, cold L2)\n"
       "  --check-only      verify against the CPU reference, skip timing\n"
+      "  --in-place        scan in place (output buffer = input buffer); each timed rep scans the\n"
+      "                    previous rep's output (a scan's time does not depend on the values)\n"
       "  --repeat K        verify K times, fresh random data each time (stress; default 1)\n"
       "  --seed S          seed of the random input (default 1); each combination draws fresh data\n"
       "  --timeout SEC     watchdog: any one GPU step longer than this ends the run (default 60)\n"
@@ -185,6 +188,7 @@ inline Options parse_command_line(int argc, char** argv) {
     else if (arg == "--repeat") options.repeat = parse_int_option(arg, take_value(), 1);
     else if (arg == "--hot") { reject_value(); options.hot = true; }
     else if (arg == "--check-only") { reject_value(); options.check_only = true; }
+    else if (arg == "--in-place") { reject_value(); options.in_place = true; }
     else if (arg == "--seed") {
       std::string text = take_value();
       if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos)

@@ -602,6 +602,8 @@ int harness_main(int argc, char** argv, const char* variant_file) {
                 using Problem = typename Variant::template Problem<T, decltype(o)>;
                 reason = Problem::unsupported_reason(kind);
                 if (!reason) reason = Variant::template unsupported_reason<T, decltype(o)>(kind);
+                if (!reason && options.in_place && !Problem::kRunsInPlace)
+                  reason = "this problem does not run in place (--in-place)";
               });
             }
           });

@@ -14,7 +14,8 @@
 // and the applications' problems in applications.cuh (segmented scan, stream compaction, sort).
 //
 // A problem's interface, host side (the harness calls nothing else):
-//   kTakesInputFile, kUsesSegmentLength      which of --input / --segment-length it accepts
+//   kTakesInputFile, kUsesSegmentLength,     which of --input / --segment-length / --in-place
+//   kRunsInPlace                             it accepts
 //   kInputDescription                        what it generates, for messages
 //   op_label(), mode_label(kind)             the op and mode columns of its rows
 //   unsupported_reason(kind)                 refuses an operator or mode (exit 3, WAIVED row)
@@ -86,13 +87,20 @@ class ArrayProblem {
  public:
   static constexpr bool kTakesInputFile = true;
   static constexpr bool kUsesSegmentLength = false;
+  static constexpr bool kRunsInPlace = false;
 
-  ArrayProblem(std::int64_t n, const T* file_input) : n_(n), file_input_(file_input) {}
+  // in_place: one device array, the input uploaded into the output's buffer (not poisoned: it
+  // holds the input; the check still compares every element with the reference).
+  ArrayProblem(std::int64_t n, const T* file_input, bool in_place = false)
+      : n_(n), file_input_(file_input), in_place_(in_place) {}
 
-  std::size_t device_bytes() const { return 2 * data_bytes(); }
+  std::size_t device_bytes() const { return (in_place_ ? 1 : 2) * data_bytes(); }
   std::size_t host_bytes() const { return (file_input_ ? 1 : 2) * data_bytes(); }
-  std::string device_bytes_detail() const { return "input and output " + std::to_string(data_bytes()) + " each"; }
-  bool allocate_device() { return in_.allocate(data_bytes()) && out_.allocate(data_bytes()); }
+  std::string device_bytes_detail() const {
+    return in_place_ ? "one array of " + std::to_string(data_bytes()) + " (in place)"
+                     : "input and output " + std::to_string(data_bytes()) + " each";
+  }
+  bool allocate_device() { return (in_place_ || in_.allocate(data_bytes())) && out_.allocate(data_bytes()); }
   bool allocate_host() {
     if (!file_input_) generated_ = try_host_array<T>(n_);
     host_out_ = try_host_array<T>(n_);
@@ -110,14 +118,17 @@ class ArrayProblem {
   template <class Generate>
   void upload(std::uint64_t seed, cudaStream_t stream, Generate&& generate) {
     if (!file_input_) generate(generated_.get(), n_, seed);
-    ZOO_CUDA(cudaMemcpyAsync(in_.pointer, input(), data_bytes(), cudaMemcpyHostToDevice, stream));
-    ZOO_CUDA(cudaMemsetAsync(out_.pointer, kPoisonByte, data_bytes(), stream));
+    ZOO_CUDA(cudaMemcpyAsync(device_input(), input(), data_bytes(), cudaMemcpyHostToDevice, stream));
+    if (!in_place_) ZOO_CUDA(cudaMemsetAsync(out_.pointer, kPoisonByte, data_bytes(), stream));
   }
+  // Where the run reads its input: the output's buffer when in place.
+  T* device_input() const { return static_cast<T*>(in_place_ ? out_.pointer : in_.pointer); }
   std::size_t data_bytes() const { return static_cast<std::size_t>(n_) * sizeof(T); }
   const T* input() const { return file_input_ ? file_input_ : generated_.get(); }
 
   std::int64_t n_;
   const T* file_input_;
+  bool in_place_;
   DeviceBuffer in_, out_;
   std::unique_ptr<T[]> generated_, host_out_;
 };
@@ -129,15 +140,16 @@ class ScanProblem : public ArrayProblem<T> {
   static std::string op_label() { return Op::name; }
   static std::string mode_label(ScanKind kind) { return scan_kind_name(kind); }
   static const char* unsupported_reason(ScanKind) { return nullptr; }
+  static constexpr bool kRunsInPlace = true;
 
-  ScanProblem(std::int64_t n, ScanKind kind, const Options&, const T* file_input)
-      : ArrayProblem<T>(n, file_input), kind_(kind) {}
+  ScanProblem(std::int64_t n, ScanKind kind, const Options& options, const T* file_input)
+      : ArrayProblem<T>(n, file_input, options.in_place && kRunsInPlace), kind_(kind) {}
 
   void prepare(std::uint64_t seed, cudaStream_t stream) { this->upload(seed, stream, generate_input<T>); }
   template <class Variant>
   void run(Workspace workspace, cudaStream_t stream) const {
-    Variant::template run<T, Op>(this->in_.template as<const T>(), this->out_.template as<T>(), this->n_, kind_,
-                                 workspace, stream);
+    Variant::template run<T, Op>(this->device_input(), this->out_.template as<T>(), this->n_, kind_, workspace,
+                                 stream);
   }
   VerifyResult verify() const {
     return verify_scan<T, Op>(this->input(), this->output(), this->n_, kind_, /*exact=*/this->file_input_ == nullptr);
@@ -150,9 +162,11 @@ class ScanProblem : public ArrayProblem<T> {
 };
 
 // The memcpy row: the scan's buffers and run, checked as a copy (output == input).
+// Not in place: a copy onto itself moves nothing.
 template <class T, class Op>
 class CopyProblem : public ScanProblem<T, Op> {
  public:
+  static constexpr bool kRunsInPlace = false;
   using ScanProblem<T, Op>::ScanProblem;
   VerifyResult verify() const { return verify_copy(this->input(), this->output(), this->n_); }
 };
