@@ -78,83 +78,111 @@ using Min = zoo::Min;
 
 namespace detail {
 struct WorkspaceAccess;
+
+// A workspace's bookkeeping: how much memory, whose, and what it holds.
+struct WorkspaceBook {
+  std::size_t bytes = 0;
+  bool owned = true;         // allocated (and grown, and freed) by the Workspace
+  bool zeroed = false;       // every status word in it is zero or from an epoch <= epoch
+  std::uint32_t epoch = 0;   // the last epoch used
+  std::uint64_t layout = 0;  // where the last scan put its status words (descriptor_layout)
+};
+
+// What a scan needing `bytes` with descriptor layout `layout` must do to a workspace first,
+// decided from the bookkeeping alone (host logic, unit-tested without a GPU:
+// tests/cuda/harness_selftest.cu, "workspace_plan").
+struct WorkspacePlan {
+  bool refuse = false;     // the caller's memory is smaller than the scan needs
+  bool grow = false;       // (re)allocate `bytes`
+  bool zero = false;       // memset the whole memory before the scan
+  std::uint32_t epoch = 0; // the scan's epoch
+};
+
+inline WorkspacePlan plan_scan(const WorkspaceBook& book, std::size_t bytes, std::uint64_t layout) {
+  WorkspacePlan plan;
+  if (bytes > book.bytes) {
+    if (!book.owned) {
+      plan.refuse = true;
+      return plan;
+    }
+    plan.grow = true;  // new memory: contents unknown
+  }
+  plan.epoch = (book.epoch + 1) & zoo::kEpochMask;
+  const bool wrapped = plan.epoch == 0;  // every epoch may be in the memory now
+  if (wrapped) plan.epoch = 1;
+  plan.zero = plan.grow || !book.zeroed || wrapped || layout != book.layout;
+  return plan;
 }
+}  // namespace detail
 
 class Workspace {
  public:
   Workspace() = default;
-  Workspace(void* memory, std::size_t bytes) : memory_(memory), bytes_(bytes), owned_(false) {}
-  ~Workspace() {
-    if (owned_ && memory_) cudaFree(memory_);
+  Workspace(void* memory, std::size_t bytes) : memory_(memory) {
+    book_.bytes = bytes;
+    book_.owned = false;
   }
+  ~Workspace() { release(); }
   Workspace(const Workspace&) = delete;
   Workspace& operator=(const Workspace&) = delete;
   Workspace(Workspace&& other) noexcept { *this = std::move(other); }
   Workspace& operator=(Workspace&& other) noexcept {
     if (this != &other) {
-      if (owned_ && memory_) cudaFree(memory_);
+      release();
       memory_ = std::exchange(other.memory_, nullptr);
-      bytes_ = std::exchange(other.bytes_, 0);
-      owned_ = std::exchange(other.owned_, true);
-      zeroed_ = std::exchange(other.zeroed_, false);
-      epoch_ = std::exchange(other.epoch_, 0u);
-      layout_ = std::exchange(other.layout_, 0u);
+      book_ = std::exchange(other.book_, detail::WorkspaceBook{});
     }
     return *this;
   }
 
-  std::size_t bytes() const { return bytes_; }
+  std::size_t bytes() const { return book_.bytes; }
 
  private:
   friend struct detail::WorkspaceAccess;
+  void release() {
+    if (book_.owned && memory_) cudaFree(memory_);
+  }
   void* memory_ = nullptr;
-  std::size_t bytes_ = 0;
-  bool owned_ = true;
-  bool zeroed_ = false;      // every status word in the memory is zero or from an epoch <= epoch_
-  std::uint32_t epoch_ = 0;  // the last epoch used
-  std::uint64_t layout_ = 0; // where the last scan put its status words (detail::descriptor_layout)
+  detail::WorkspaceBook book_;
 };
 
 namespace detail {
 
-// The workspace's bookkeeping, in one place: memory for `bytes`, zeroed where its contents are
-// unknown or laid out for another element size, and the next epoch.
+// Carries out a plan_scan on a workspace: memory for `bytes`, zeroed where its contents are not
+// known, and the scan's epoch. On an error the workspace stays consistent (an allocation that
+// failed leaves it empty; a memset that failed leaves it marked not zeroed).
 struct WorkspaceAccess {
   static cudaError_t prepare(Workspace& w, std::size_t bytes, std::uint64_t layout, cudaStream_t stream,
                              std::uint32_t& epoch) {
-    if (bytes > w.bytes_) {
-      if (!w.owned_) return cudaErrorInvalidValue;  // the caller's memory is too small
+    const WorkspacePlan plan = plan_scan(w.book_, bytes, layout);
+    if (plan.refuse) return cudaErrorInvalidValue;
+    if (plan.grow) {
       if (w.memory_) {
         if (const cudaError_t error = cudaFree(w.memory_); error != cudaSuccess) return error;
         w.memory_ = nullptr;
-        w.bytes_ = 0;
+        w.book_.bytes = 0;
       }
+      w.book_.zeroed = false;
       if (const cudaError_t error = cudaMalloc(&w.memory_, bytes); error != cudaSuccess) {
         w.memory_ = nullptr;
         return error;
       }
-      w.bytes_ = bytes;
-      w.zeroed_ = false;
+      w.book_.bytes = bytes;
     }
-    std::uint32_t next = (w.epoch_ + 1) & zoo::kEpochMask;
-    if (next == 0) {  // every epoch may be in the memory now
-      w.zeroed_ = false;
-      next = 1;
-    }
-    if (layout != w.layout_) w.zeroed_ = false;
-    if (!w.zeroed_ && w.bytes_ > 0) {
-      if (const cudaError_t error = cudaMemsetAsync(w.memory_, 0, w.bytes_, stream); error != cudaSuccess)
+    if (plan.zero && w.book_.bytes > 0) {
+      w.book_.zeroed = false;
+      if (const cudaError_t error = cudaMemsetAsync(w.memory_, 0, w.book_.bytes, stream); error != cudaSuccess)
         return error;
     }
-    w.zeroed_ = true;
-    w.layout_ = layout;
-    w.epoch_ = epoch = next;
+    w.book_.zeroed = true;
+    w.book_.layout = layout;
+    w.book_.epoch = epoch = plan.epoch;
     return cudaSuccess;
   }
-  static zoo::Workspace memory(const Workspace& w) { return {w.memory_, w.bytes_}; }
+  static zoo::Workspace memory(const Workspace& w) { return {w.memory_, w.book_.bytes}; }
   // Tests only (tests/cuda/api_selftest.cu): the epoch the next scan counts from.
-  static void set_last_epoch(Workspace& w, std::uint32_t epoch) { w.epoch_ = epoch; }
-  static std::uint32_t last_epoch(const Workspace& w) { return w.epoch_; }
+  static void set_last_epoch(Workspace& w, std::uint32_t epoch) { w.book_.epoch = epoch; }
+  static std::uint32_t last_epoch(const Workspace& w) { return w.book_.epoch; }
 };
 
 // Which bytes of the workspace a scan reads as status words. A 32-bit T's descriptors are 64-bit

@@ -20,6 +20,8 @@
 #include "common/reference.hpp"
 #include "common/tuned_dispatch.cuh"
 
+#include <scan_zoo/scan.cuh>
+
 namespace {
 
 using zoo::ScanKind;
@@ -267,12 +269,45 @@ const std::vector<std::pair<std::string, std::function<void()>>> kTests = {
        expect(TunedDispatch::table_for("NVIDIA GH200 480GB", 9, 0, 132, 4900) == h200, "GH200: nearest bandwidth");
        expect(TunedDispatch::table_for("NVIDIA A100-SXM4-80GB", 8, 0, 108, 2039) == nullptr, "another architecture");
      }},
+    {"workspace_plan", [] {
+       // scan_zoo::Workspace's bookkeeping (include/scan_zoo/scan.cuh): when a scan allocates,
+       // zeroes, refuses, and which epoch it takes.
+       using scan_zoo::detail::plan_scan;
+       using scan_zoo::detail::WorkspaceBook;
+       WorkspaceBook fresh;  // owned, no memory yet
+       auto plan = plan_scan(fresh, 4096, 1);
+       expect(plan.grow && plan.zero && !plan.refuse && plan.epoch == 1, "a new workspace allocates and zeroes");
+       const WorkspaceBook used{4096, true, true, 1, 1};
+       plan = plan_scan(used, 4096, 1);
+       expect(!plan.grow && !plan.zero && plan.epoch == 2, "the next scan of the same layout: no reset, next epoch");
+       plan = plan_scan(used, 1024, 1);
+       expect(!plan.grow && !plan.zero && plan.epoch == 2, "a smaller scan fits");
+       plan = plan_scan(used, 8192, 1);
+       expect(plan.grow && plan.zero, "a larger scan grows the memory and zeroes it");
+       plan = plan_scan(used, 4096, 7);
+       expect(!plan.grow && plan.zero && plan.epoch == 2, "another descriptor layout zeroes first");
+       const WorkspaceBook last{4096, true, true, zoo::kEpochMask, 1};
+       plan = plan_scan(last, 4096, 1);
+       expect(plan.zero && plan.epoch == 1, "after the last epoch: zero, and start again at 1");
+       const WorkspaceBook before_last{4096, true, true, zoo::kEpochMask - 1, 1};
+       plan = plan_scan(before_last, 4096, 1);
+       expect(!plan.zero && plan.epoch == zoo::kEpochMask, "the last epoch itself is used");
+       const WorkspaceBook adopted{4096, false, false, 0, 0};
+       plan = plan_scan(adopted, 4096, 1);
+       expect(!plan.grow && plan.zero && plan.epoch == 1, "the caller's memory is zeroed on first use, not grown");
+       plan = plan_scan(adopted, 4097, 1);
+       expect(plan.refuse && !plan.grow && !plan.zero, "the caller's memory too small: refused");
+       const WorkspaceBook failed_memset{4096, true, false, 5, 1};
+       plan = plan_scan(failed_memset, 4096, 1);
+       expect(plan.zero && plan.epoch == 6, "after a failed zeroing: zero again, never reuse an epoch");
+     }},
     {"option_lists", [] {
        zoo::Options options = parse({"1,31,2^10", "--type", "int32,float32", "--op=sum,max", "--exclusive", "--hot"});
        expect(options.sizes == std::vector<std::int64_t>{1, 31, 1024}, "size list");
        expect(options.types.size() == 2 && options.ops.size() == 2, "type/op lists");
        expect(options.kinds == std::vector<ScanKind>{ScanKind::Exclusive}, "--exclusive");
-       expect(options.hot && !options.check_only, "flags");
+       expect(options.hot && !options.check_only && !options.in_place, "flags");
+       expect(parse({"5", "--in-place"}).in_place, "--in-place");
        zoo::Options both = parse({"5", "--mode", "inclusive,exclusive"});
        expect(both.kinds.size() == 2, "--mode list");
        expect_args_fail({"5", "--mode", "both"}, "unknown --mode");
