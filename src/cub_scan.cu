@@ -21,8 +21,10 @@
 #include "common/cub_reference.cuh"
 #include "common/harness.cuh"
 
-// The harness's defaults, with CUB's workspace query and run.
+// The harness's defaults, with CUB's workspace query and run, for every element type (the
+// reference row of the 64-bit sweeps too).
 struct CubVariant : zoo::VariantDefaults, CubScan {
+  using Types = zoo::AllTypes;
   using CubScan::run;
   using CubScan::workspace_bytes;
 };

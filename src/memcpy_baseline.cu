@@ -19,6 +19,7 @@
 #include "common/harness.cuh"
 
 struct MemcpyBaseline : zoo::VariantDefaults {
+  using Types = zoo::AllTypes;  // the ceiling of every element type's sweep
   template <class T, class Op>
   using Problem = zoo::CopyProblem<T, Op>;  // checked as a copy: output == input
 

@@ -47,6 +47,7 @@
 // call runs. The library keeps its own workspace (one per element type and operator, grown on the
 // first, untimed verified run of a larger N); the harness's is not needed.
 struct TunedVariant : zoo::VariantDefaults {
+  using Types = zoo::AllTypes;  // the library takes any element type
   static constexpr std::int64_t kTileItems = zoo::TunedDispatch::kTileItems;
 
   template <class T, class Op>

@@ -37,6 +37,27 @@ def test_every_combination_at_edge_sizes(gpu, seed, variant):
     assert result.returncode == (3 if waived else 0), context
 
 
+WIDE_TYPES = ["int64", "uint32", "uint64", "float64"]
+
+
+@pytest.mark.parametrize("variant", ["cub_scan", "memcpy_baseline", "single_pass_scan_tuned"])
+def test_64_bit_and_unsigned_types_at_edge_sizes(gpu, seed, variant):
+    """The variants built for every element type (the 64-bit sweeps' rows), at the tuned scan's
+    tile edges and a few larger sizes, every operator and mode, out of place and in place."""
+    tile = tile_items("single_pass_scan_tuned")
+    sizes = sorted({1, 33, tile - 1, tile, tile + 1, 2 * tile + 1, 2**20 + 1, 2**23 + 5})
+    for flags in ([], ["--in-place"]):
+        result = run([BIN / variant, ",".join(map(str, sizes)), "--type", ",".join(WIDE_TYPES), "--op", ",".join(OPS),
+                      "--mode", ",".join(MODES), "--check-only", "--seed", seed, *flags], timeout=600)
+        rows = parse_rows(result.stdout)
+        context = f"seed {seed}, sizes {sizes}, {flags}\n{result.stderr[-3000:]}"
+        assert len(rows) == len(sizes) * len(WIDE_TYPES) * len(OPS) * len(MODES), context
+        if variant == "memcpy_baseline" and flags:
+            assert {r["status"] for r in rows} == {"WAIVED"}, context
+        else:
+            assert {r["status"] for r in rows} == {"PASS"} and result.returncode == 0, context
+
+
 # Problems that cannot run in place (a copy onto itself, the applications) waive --in-place.
 NOT_IN_PLACE = {"memcpy_baseline", "segmented_scan", "cub_segmented_scan", "stream_compaction", "cub_select",
                 "radix_sort", "cub_radix_sort"}

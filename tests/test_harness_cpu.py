@@ -80,6 +80,14 @@ def test_unsupported_type_exits_3_without_gpu():
     assert "not built for this element type" in result.stderr
 
 
+def test_a_variant_not_built_for_64_bit_types_waives_them_without_gpu():
+    result = run([BIN / "hierarchical_kogge_stone", "100", "--type", "int64,uint32,uint64,float64"])
+    assert result.returncode == 3, result.stderr
+    assert [r["status"] for r in parse_rows(result.stdout)] == ["WAIVED"] * 4
+    assert [r["type"] for r in parse_rows(result.stdout)] == ["int64", "uint32", "uint64", "float64"]
+    assert "not built for this element type" in result.stderr
+
+
 def test_packed30_descriptor_refuses_floats_without_gpu():
     result = run([BIN / "single_pass_scan_decoupled_lookbacks_packed30", "4096", "--type", "float32"])
     assert result.returncode == 3 and "30-bit descriptor holds integers only" in result.stderr

@@ -52,7 +52,7 @@
 namespace zoo {
 
 struct VariantDefaults {
-  using Types = AllTypes;
+  using Types = DefaultTypes;
   template <class T, class Op>
   using Problem = ScanProblem<T, Op>;
   static constexpr std::int64_t kTileItems = 0;  // 0: the variant has no tile (e.g. sequential)

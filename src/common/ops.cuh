@@ -66,9 +66,12 @@ struct Min {
 };
 
 // ---------------------------------------------------------------------------------------------
-// Element types. `Wide` is the type the CPU reference accumulates in: int64 for integers (then
-// wrapped to the element width, which is exact because wrapping commutes with addition), double
-// for floats. To offer a new type, add a TypeInfo and append it to AllTypes.
+// Element types. `Wide` is the type the CPU reference accumulates in: a 64-bit integer for
+// integers (then wrapped to the element width, which is exact because wrapping commutes with
+// addition), double for floats. To offer a new type, add a TypeInfo and append it to AllTypes.
+// A variant is built for DefaultTypes unless it names its own list (`using Types = ...`): the
+// 64-bit types triple the kernels a binary compiles, so each variant opts in once its algorithm
+// is checked with them; asked for a type it was not built for, a binary waives it (exit 3).
 // ---------------------------------------------------------------------------------------------
 template <class T>
 struct TypeInfo;
@@ -82,13 +85,34 @@ struct TypeInfo<float> {
   static constexpr const char* name = "float32";
   using Wide = double;
 };
+template <>
+struct TypeInfo<std::int64_t> {
+  static constexpr const char* name = "int64";
+  using Wide = std::int64_t;
+};
+template <>
+struct TypeInfo<std::uint32_t> {
+  static constexpr const char* name = "uint32";
+  using Wide = std::uint64_t;
+};
+template <>
+struct TypeInfo<std::uint64_t> {
+  static constexpr const char* name = "uint64";
+  using Wide = std::uint64_t;
+};
+template <>
+struct TypeInfo<double> {
+  static constexpr const char* name = "float64";
+  using Wide = double;
+};
 
 template <class... Ts>
 struct TypeList {};
 template <class... Ts>
 struct OpList {};
 
-using AllTypes = TypeList<std::int32_t, float>;
+using AllTypes = TypeList<std::int32_t, float, std::int64_t, std::uint32_t, std::uint64_t, double>;
+using DefaultTypes = TypeList<std::int32_t, float>;
 using AllOps = OpList<Sum, Max, Min>;
 
 // "int32 float32": the names the command line accepts, for messages and --help.

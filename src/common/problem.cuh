@@ -75,9 +75,10 @@ std::unique_ptr<U[]> try_host_array(std::int64_t count) {
   return std::unique_ptr<U[]>(new (std::nothrow) U[static_cast<std::size_t>(count)]);
 }
 
-// 0xA5 in every byte of an output before the verified run: a NaN-free float (-2.9e-16) and an
-// int (-1.5e9) that the [-8, 8] data can never produce, so an element the run forgot to write
-// cannot pass by luck.
+// 0xA5 in every byte of an output before the verified run: a NaN-free float (-2.9e-16), an
+// int32 (-1.5e9) and values of the other types (-6.5e18 as int64, 2.8e9 as uint32, a tiny
+// negative double) that the [-8, 8] data can never produce, so an element the run forgot to
+// write cannot pass by luck.
 constexpr int kPoisonByte = 0xA5;
 
 // The buffers of a problem with one input and one output array of n elements of T: device in

@@ -2,9 +2,11 @@
 // (README, "How it measures"). Host code only, so it is unit-tested without a GPU.
 //
 // Input: small integers in [-8, 8] drawn from a counter-based generator, so every prefix of
-// int32 and float32 data stays far inside the exactly representable range (a random walk of
-// 2^32 steps rarely leaves +-2^21, while float32 is exact to 2^24): the check can be exact for
-// every type, every operator and every evaluation order a parallel scan may choose.
+// int32, int64, float32 and float64 data stays far inside the exactly representable range (a
+// random walk of 2^32 steps rarely leaves +-2^21, while float32 is exact to 2^24): the check can
+// be exact for every type, every operator and every evaluation order a parallel scan may choose.
+// Unsigned types get the same values modulo 2^32 or 2^64 (-1 is the largest), and their sums wrap
+// exactly.
 // Reference: a sequential scan in a wider type (int64 wrapped to 32 bits, or double), run over
 // chunks in parallel (chunk totals first, then each chunk re-scanned from its carry-in). Every
 // output element is compared; a failure reports the first bad index, the expected and the
@@ -81,7 +83,9 @@ bool same_value(T expected, T got) {
 template <class T>
 std::string format_value(T value) {
   char text[64];
-  if constexpr (std::is_floating_point_v<T>) std::snprintf(text, sizeof text, "%.9g", static_cast<double>(value));
+  if constexpr (std::is_same_v<T, float>) std::snprintf(text, sizeof text, "%.9g", static_cast<double>(value));
+  else if constexpr (std::is_floating_point_v<T>) std::snprintf(text, sizeof text, "%.17g", static_cast<double>(value));
+  else if constexpr (std::is_unsigned_v<T>) std::snprintf(text, sizeof text, "%llu", static_cast<unsigned long long>(value));
   else std::snprintf(text, sizeof text, "%lld", static_cast<long long>(value));
   return text;
 }

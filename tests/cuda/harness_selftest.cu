@@ -91,6 +91,29 @@ const std::vector<std::pair<std::string, std::function<void()>>> kTests = {
        expect(verify<int, zoo::Sum>(in, want, ScanKind::Inclusive).ok(), "two's-complement wraparound not modelled");
        expect(zoo::Sum{}(INT_MAX, 1) == INT_MIN, "zoo::Sum does not wrap");
      }},
+    {"wide_and_unsigned_types", [] {
+       // The reference for the 64-bit and unsigned types: exact, wrapping like the GPU.
+       std::vector<std::int64_t> big{std::int64_t(1) << 40, 3, -(std::int64_t(1) << 41)};
+       expect(verify<std::int64_t, zoo::Sum>(big, {std::int64_t(1) << 40, (std::int64_t(1) << 40) + 3,
+                                                  -(std::int64_t(1) << 40) + 3}, ScanKind::Inclusive).ok(),
+              "int64 sum beyond 32 bits");
+       std::vector<std::uint32_t> u{0xFFFFFFFFu, 2u, 5u};
+       expect(verify<std::uint32_t, zoo::Sum>(u, {0xFFFFFFFFu, 1u, 6u}, ScanKind::Inclusive).ok(), "uint32 sum wraps");
+       expect(verify<std::uint32_t, zoo::Max>(u, {0u, 0xFFFFFFFFu, 0xFFFFFFFFu}, ScanKind::Exclusive).ok(),
+              "uint32 exclusive max starts at 0");
+       std::vector<std::uint64_t> w{~0ull, 1ull};
+       expect(verify<std::uint64_t, zoo::Sum>(w, {~0ull, 0ull}, ScanKind::Inclusive).ok(), "uint64 sum wraps");
+       expect(verify<std::uint64_t, zoo::Min>(w, {~0ull, ~0ull}, ScanKind::Exclusive).ok(), "uint64 min identity");
+       std::vector<double> d(1000);
+       zoo::generate_input(d.data(), 1000, 7);
+       std::vector<double> prefix(1000);
+       double running = 0;
+       for (int i = 0; i < 1000; ++i) prefix[i] = running += d[i];
+       expect(verify<double, zoo::Sum>(d, prefix, ScanKind::Inclusive).ok(), "float64 sum of generated data is exact");
+       prefix[500] += 1;
+       expect(verify<double, zoo::Sum>(d, prefix, ScanKind::Inclusive).first_bad == 500, "float64 error at 500 found");
+       expect(zoo::format_value(~0ull) == "18446744073709551615", "uint64 printed unsigned");
+     }},
     {"max_min_with_identities", [] {
        std::vector<int> in{-3, 5, 2, 7};
        expect(verify<int, zoo::Max>(in, {-3, 5, 5, 7}, ScanKind::Inclusive).ok(), "inclusive max");
