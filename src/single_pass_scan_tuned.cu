@@ -20,7 +20,7 @@
 // measured GPU among those never slower than CUB there (tuned_dispatch.cuh).
 //
 // One launch: every tile descriptor carries the run's epoch, a number the host gives each run of
-// a workspace (zoo::RunEpochs, tile_state.cuh); a descriptor left by an earlier run reads as not
+// a workspace (scan_zoo::Workspace, include/scan_zoo/scan.cuh); a descriptor left by an earlier run reads as not
 // yet published, so no reset kernel or memset runs before the scan, where CUB launches two
 // kernels. A scan that fits in one tile uses no descriptor at all. Tiles are numbered by
 // blockIdx.x, as in CUB: no atomic ticket before the first load.

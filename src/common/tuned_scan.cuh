@@ -37,9 +37,10 @@
 //
 // One launch: CUB, and the other single-pass variants, launch twice per scan: a kernel (or
 // memset) that resets the tile descriptors, then the scan. Here every descriptor carries the
-// run's epoch (tile_state.cuh), a number the host gives each run of a workspace (RunEpochs), and
-// a descriptor of another epoch reads as "not yet published": the previous run's leftovers need
-// no reset. The workspace must be zero when first used. A scan of one tile uses no descriptor.
+// run's epoch (tile_state.cuh), a number the host gives each run of a workspace (the library's
+// scan_zoo::Workspace keeps it; the harness's other users, RunEpochs), and a descriptor of
+// another epoch reads as "not yet published": the previous run's leftovers need no reset. The
+// workspace must be zero when first used. A scan of one tile uses no descriptor.
 //
 // No ticket: tiles are numbered by blockIdx.x, as in CUB; an atomic ticket costs every block a
 // round trip before its first load (bench/NOTES.md, "The tuned scan, first space").
