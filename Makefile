@@ -1,6 +1,7 @@
 # scan-zoo build. One binary per src/*.cu (discovered by glob); see README.md.
 #   make                 build every variant into bin/
 #   make test            install Python requirements if missing, build, run the pytest suite
+#                        (TESTS="tests/test_gpu.py -k in_place" runs a part of it)
 #   make examples        build the library examples (examples/*.cu) into build/examples/
 #   make bench           sweep every binary (bench.sh) into bench/<gpu>/timing.txt (<gpu>: h100, ...)
 #   make plots           README results tables + each GPU's charts (bench/<gpu>/*.png) from its timing*.txt
@@ -22,6 +23,9 @@ ARCH ?= sm_90
 MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
 NVCC ?= nvcc
 PYTHON ?= python3
+# What `make test` runs: the whole suite, or the pytest arguments given (a GPU session that
+# cannot fit the whole suite in one call splits it).
+TESTS ?= tests
 NVCCFLAGS ?= -O3 -std=c++17 -lineinfo -arch=$(ARCH) -Xcompiler -Wall,-Wextra -Werror all-warnings
 # Every kernel of ours must be spill-free: ptxas reports spills and -Werror makes them fatal.
 SPILL_CHECK ?= -Xptxas -warn-spills
@@ -117,7 +121,7 @@ python-deps:
 test-programs: $(TEST_BINARIES)
 
 test: python-deps all test-programs examples
-	$(PYTHON) -m pytest -q -rs --durations=8 tests
+	$(PYTHON) -m pytest -q -rs --durations=8 $(TESTS)
 
 bench: all
 	./bench.sh

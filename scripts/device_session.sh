@@ -2,7 +2,9 @@
 # device_session.sh -- one GPU session in one call: build, the full test suite with the GPU
 # tests executed, the sanitizers, and a benchmark sweep. Logs and results go to $OUT (or
 # ./device_out when $OUT is unset). Steps are bounded so the whole call fits in ten minutes
-# (TEST_LIMIT, STRESS_LIMIT, SANITIZE_LIMIT, BENCH_LIMIT, TUNE_LIMIT: seconds per step).
+# (TEST_LIMIT, STRESS_LIMIT, SANITIZE_LIMIT, BENCH_LIMIT, TUNE_LIMIT: seconds per step; TESTS:
+# the pytest arguments of the test step, to split the suite over calls, e.g.
+# TESTS="tests --ignore=tests/test_gpu.py", then TESTS="tests/test_gpu.py").
 #   SCAN_ZOO_COMMIT=<sha> scripts/device_session.sh [steps...]
 #   One device call may run 10 minutes: with the whole zoo, split the steps over calls, e.g.
 #   "build test sanitize", then "build stress", then "build bench bench-hot".
@@ -37,7 +39,9 @@ for step in "${steps[@]}"; do
     build) timeout 300 make -j"$(nproc)" all test-programs \
              >"$out/build.log" 2>&1
            status=$? ;;
-    test) timeout ${TEST_LIMIT:-540} make test >"$out/test.log" 2>&1
+    test) test_args=()
+          [ -n "${TESTS:-}" ] && test_args=("TESTS=$TESTS")
+          timeout ${TEST_LIMIT:-540} make test "${test_args[@]}" >"$out/test.log" 2>&1
           status=$?
           tail -n 15 "$out/test.log" ;;
     sanitize) timeout ${SANITIZE_LIMIT:-300} ./scripts/sanitize.sh ${SANITIZE_ARGS:-} >"$out/sanitize.log" 2>&1
