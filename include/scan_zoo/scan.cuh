@@ -20,7 +20,8 @@
 //             `__host__ __device__ T operator()(const T& a, const T& b) const`, where a holds the
 //             earlier elements (the operator need not be commutative), and an identity element,
 //             `template <class U> __host__ __device__ static U identity()`. scan_zoo::Plus, Max
-//             and Min are such operators for numbers.
+//             and Min are such operators for numbers. An operator without an identity (a
+//             semigroup, such as "keep the first") gets one adjoined by AdjoinIdentity, below.
 //   T         any trivially copyable type. 32-bit types use the fastest tile descriptor (value
 //             and status in one 64-bit word); other sizes (int64, double, a struct) a status word
 //             and value slots (src/common/tile_state.cuh).
@@ -75,6 +76,32 @@ namespace scan_zoo {
 using Plus = zoo::Sum;
 using Max = zoo::Max;
 using Min = zoo::Min;
+
+// Why an identity, and what to do without one. The kernels fill the slots past n in the last
+// tile with the identity and start every running prefix from it, in registers, with no branch
+// on whether a slot is real; CUB instead guards its partial tiles. Every operator has one after
+// adjoining a new element, "absent", that each side passes through: scan Adjoined<T> elements
+// ({value, true}) with AdjoinIdentity<Op>; its identity is {T{}, false}. The price is the flag's
+// bytes in each element (padded to T's alignment).
+template <class T>
+struct Adjoined {
+  T value;
+  bool present;
+};
+
+template <class Semigroup>
+struct AdjoinIdentity {
+  template <class U>
+  __host__ __device__ static U identity() {
+    return U{};  // Adjoined<T>{T{}, false}
+  }
+  template <class T>
+  __host__ __device__ Adjoined<T> operator()(const Adjoined<T>& earlier, const Adjoined<T>& later) const {
+    if (!earlier.present) return later;
+    if (!later.present) return earlier;
+    return {Semigroup{}(earlier.value, later.value), true};
+  }
+};
 
 namespace detail {
 struct WorkspaceAccess;

@@ -45,9 +45,14 @@ struct RegisterTile {
   static constexpr int kWarps = Threads / kWarpSize;
   static constexpr std::int64_t kTileItems = std::int64_t(Threads) * Items;
 
-  // Elements per vector (16 bytes, or all of Items when that is less) and vectors per thread.
+  // Elements per vector: the most, a power of two, that fit in 16 bytes (one for elements of 9
+  // bytes or more), or all of Items when that is less; and vectors per thread.
   template <class T>
-  static constexpr int kVector = 16 / int(sizeof(T)) < Items ? 16 / int(sizeof(T)) : Items;
+  static constexpr int kVector = [] {
+    int count = 1;
+    while (2 * count * int(sizeof(T)) <= 16 && 2 * count <= Items) count *= 2;
+    return count;
+  }();
   template <class T>
   static constexpr int kRounds = Items / kVector<T>;
 
@@ -60,7 +65,8 @@ struct RegisterTile {
 
   template <class T>
   __device__ __forceinline__ static bool vector_path(const T* tile, int valid) {
-    return valid == kTileItems && reinterpret_cast<std::uintptr_t>(tile) % (kVector<T> * sizeof(T)) == 0;
+    using Chunk = typename VectorOf<T, kVector<T> * sizeof(T)>::Chunk;
+    return valid == kTileItems && reinterpret_cast<std::uintptr_t>(tile) % alignof(Chunk) == 0;
   }
 
   // items[k * V + j] = element offset(k, j), or `pad` past `valid`.

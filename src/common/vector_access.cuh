@@ -8,12 +8,16 @@
 
 namespace zoo {
 
+// A vector of Bytes / sizeof(T) elements, aligned to its size when that is a power of two (the
+// hardware's 2-, 4-, 8- and 16-byte accesses); a vector of odd size (a 12-byte struct) is only
+// aligned as T, and the compiler moves it in T's own accesses.
 template <class T, int Bytes>
 struct VectorOf {
   static_assert(Bytes % sizeof(T) == 0, "the vector must hold whole elements");
   static constexpr int kCount = Bytes / static_cast<int>(sizeof(T));
+  static constexpr int kAlignment = (Bytes & (Bytes - 1)) == 0 && Bytes <= 16 ? Bytes : int(alignof(T));
 
-  struct alignas(Bytes) Chunk {
+  struct alignas(kAlignment) Chunk {
     T item[kCount];
   };
 

@@ -25,17 +25,18 @@ __device__ __forceinline__ int lane_id() { return threadIdx.x & (kWarpSize - 1);
 __device__ __forceinline__ int warp_id() { return threadIdx.x / kWarpSize; }
 
 // Warp shuffles of any trivially copyable T: the built-in for arithmetic types, one shuffle per
-// 32-bit word for a struct (e.g. the (head, value) pairs of a segmented scan, segmented.cuh).
+// 32-bit word for a struct (e.g. the (head, value) pairs of a segmented scan, segmented.cuh; a
+// struct whose size is not a multiple of 4 bytes travels in its size rounded up).
 template <class T, class Shuffle>
 __device__ __forceinline__ T shuffle_words(T value, Shuffle&& shuffle) {
   if constexpr (cuda::std::is_arithmetic_v<T>) {
     return shuffle(value);
   } else {
-    static_assert(sizeof(T) % 4 == 0, "shuffled structs are whole 32-bit words");
-    unsigned words[sizeof(T) / 4];
+    constexpr int kWords = (int(sizeof(T)) + 3) / 4;
+    unsigned words[kWords] = {};
     memcpy(words, &value, sizeof(T));
 #pragma unroll
-    for (int w = 0; w < int(sizeof(T) / 4); ++w) words[w] = shuffle(words[w]);
+    for (int w = 0; w < kWords; ++w) words[w] = shuffle(words[w]);
     memcpy(&value, words, sizeof(T));
     return value;
   }

@@ -6,9 +6,11 @@
 //
 // Checks, each printed as "PASS name" or "FAIL name: why"; exit 0 only if all pass:
 //   sizes      0, 1, tile - 1, tile, tile + 1, 2 tiles + 1, three random sizes, 2^20 + 7, for
-//              int32, uint32, int64, uint64, float, double and a 2x2 matrix product (a
-//              non-commutative operator of a 16-byte type); inclusive, and exclusive with an
-//              initial value; out of place and in place
+//              int32, uint32, int64, uint64, float, double, a 2x2 matrix product (a
+//              non-commutative operator of a 16-byte type) and the rectangular band (a
+//              non-commutative operator without an identity, through scan_zoo::AdjoinIdentity, of
+//              a 12-byte type); inclusive, and exclusive with an initial value; out of place and
+//              in place
 //   cub        int64 and double sums against CUB's at 2^20 + 7
 //   streams    two scans at once in two streams with two workspaces
 //   reuse      one workspace for 1000 scans, alternating sizes and element types
@@ -52,6 +54,22 @@ struct Mat2Product {
   }
 };
 
+// The rectangular band: (a, b) op (c, d) = (a, d). Associative, not commutative, and without an
+// identity (no e has e op x = x for every x), so it is scanned through scan_zoo::AdjoinIdentity.
+// Every inclusive prefix of x0..xi is (x0.first, xi.second); operands swapped would give
+// (xi.first, x0.second).
+struct Pair {
+  std::uint32_t first, second;
+};
+struct RectangularBand {
+  __host__ __device__ Pair operator()(const Pair& x, const Pair& y) const { return {x.first, y.second}; }
+};
+using Band = scan_zoo::Adjoined<Pair>;
+using BandOp = scan_zoo::AdjoinIdentity<RectangularBand>;
+bool operator==(const Band& x, const Band& y) {
+  return x.present == y.present && x.value.first == y.value.first && x.value.second == y.value.second;
+}
+
 int failures = 0;
 void report(bool ok, const std::string& name, const std::string& why = "") {
   std::printf(ok ? "PASS %s\n" : "FAIL %s: %s\n", name.c_str(), why.c_str());
@@ -72,6 +90,9 @@ template <class T>
 T random_value(std::mt19937_64& rng) {
   if constexpr (std::is_same_v<T, Mat2>) {
     return {std::uint32_t(rng()), std::uint32_t(rng()), std::uint32_t(rng()), std::uint32_t(rng())};
+  } else if constexpr (std::is_same_v<T, Band>) {
+    if (rng() % 8 == 0) return Band{};  // an absent element (the identity) now and then
+    return {{std::uint32_t(rng()), std::uint32_t(rng())}, true};
   } else if constexpr (std::is_floating_point_v<T>) {
     return T(static_cast<int>(rng() % 9) - 4);  // |prefix| <= 4 (2^20 + 7) < 2^24: exact in float
   } else {
@@ -87,7 +108,8 @@ const char* type_name() {
   else if constexpr (std::is_same_v<T, std::uint64_t>) return "uint64";
   else if constexpr (std::is_same_v<T, float>) return "float32";
   else if constexpr (std::is_same_v<T, double>) return "float64";
-  else return "mat2x2";
+  else if constexpr (std::is_same_v<T, Mat2>) return "mat2x2";
+  else return "band+identity";
 }
 
 template <class T>
@@ -126,7 +148,7 @@ std::string first_difference(const std::vector<T>& got, const std::vector<T>& wa
 
 template <class T>
 T initial_value(std::mt19937_64& rng) {
-  if constexpr (std::is_same_v<T, Mat2>) return random_value<T>(rng);
+  if constexpr (std::is_same_v<T, Mat2> || std::is_same_v<T, Band>) return random_value<T>(rng);
   else return T(7);
 }
 
@@ -355,6 +377,7 @@ int main(int argc, char** argv) {
   check_sizes<float, scan_zoo::Plus>(rng);
   check_sizes<double, scan_zoo::Plus>(rng);
   check_sizes<Mat2, Mat2Product>(rng);
+  check_sizes<Band, BandOp>(rng);
   check_against_cub<std::int64_t>(rng);
   check_against_cub<double>(rng);
   check_two_streams(rng);
