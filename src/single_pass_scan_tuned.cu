@@ -26,13 +26,15 @@
 // blockIdx.x, as in CUB: no atomic ticket before the first load.
 //
 // Work: O(N); depth: O(log tile) + the look-back. Barriers: 2 per tile. Launches: 1. Global
-// traffic: 2 accesses per element, plus one 8-byte descriptor per tile: the bound is memcpy.
+// traffic: 2 accesses per element, plus one 8-byte descriptor per tile (16 bytes for 64-bit
+// elements): the bound is memcpy.
 //
 // Forward progress: a tile waits only on smaller tile indices, and relies on the hardware
 // dispatching blocks in blockIdx.x order (NVIDIA GPUs do; CUB relies on it too).
 //
 // Constraints: any N (up to 2^31 - 1 tiles, the grid's limit); every type, operator and mode
-// (32-bit elements use the packed descriptor, others the two-field one). This binary is a thin
+// (32-bit elements use the packed descriptor, 64-bit ones a pair of them, others the two-field
+// one). This binary is a thin
 // user of the library API, include/scan_zoo/scan.cuh: it times what a user's call runs.
 //
 // In the charts: the zoo's fastest variant, against CUB and memcpy on each GPU (README, "The

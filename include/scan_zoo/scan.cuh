@@ -23,8 +23,8 @@
 //             and Min are such operators for numbers. An operator without an identity (a
 //             semigroup, such as "keep the first") gets one adjoined by AdjoinIdentity, below.
 //   T         any trivially copyable type. 32-bit types use the fastest tile descriptor (value
-//             and status in one 64-bit word); other sizes (int64, double, a struct) a status word
-//             and value slots (src/common/tile_state.cuh).
+//             and status in one 64-bit word), 64-bit types (int64, double) two such words; other
+//             sizes (a struct) a status word and value slots (src/common/tile_state.cuh).
 //   initial   exclusive_scan's value in front of element 0: out[0] = initial,
 //             out[i] = initial op in[0] op ... op in[i - 1].
 // Errors: every function returns a cudaError_t and never ends the process: cudaErrorInvalidValue
@@ -212,14 +212,15 @@ struct WorkspaceAccess {
   static std::uint32_t last_epoch(const Workspace& w) { return w.book_.epoch; }
 };
 
-// Which bytes of the workspace a scan reads as status words. A 32-bit T's descriptors are 64-bit
-// words, each status beside its value, so any word a later scan reads is a descriptor of some
-// epoch: one layout for every configuration and N. Other types have a status word per tile
-// followed by value slots, so a scan with another configuration or tile count could read an
-// earlier scan's value bits as a status, and must start from zeroed memory.
+// Which bytes of the workspace a scan reads as status words. The descriptors of 32- and 64-bit T
+// are 64-bit words, each a tagged status in its high half beside (part of) a value, so any word
+// a later scan reads is a descriptor of some epoch: one layout for every configuration and N.
+// Other types have a status word per tile followed by value slots, so a scan with another
+// configuration or tile count could read an earlier scan's value bits as a status, and must
+// start from zeroed memory.
 template <class T>
 std::uint64_t descriptor_layout(int config, std::int64_t n) {
-  if (sizeof(T) == 4) return 1;
+  if (sizeof(T) == 4 || sizeof(T) == 8) return 1;
   std::int64_t tile_items = 0;
   zoo::with_config(config, zoo::tuned::Configs{}, [&](auto c) { tile_items = decltype(c)::kTileItems; });
   const auto tiles = static_cast<std::uint64_t>(zoo::ceil_div<std::int64_t>(n, tile_items));

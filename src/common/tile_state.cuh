@@ -11,7 +11,7 @@
 //     zeroed once, when allocated; each run takes a new epoch, so no run needs a reset launch.
 //     A stale word could only match again after 2^30 more runs on the same workspace.
 //
-// Three layouts, one interface (publish / read / after_polls, device side; layout / the reset
+// Four layouts, one interface (publish / read / after_polls, device side; layout / the reset
 // region, host; `epoch` for the two that have room for it):
 //   PackedTileState64<T>  status (and epoch) in the high 32 bits, the value's 32 bits in the low half, one
 //                         64-bit atomic word: a reader always sees a matching pair. 32-bit T.
@@ -23,6 +23,9 @@
 //                         Published by exchange, dense words (1) are the faster layout on the
 //                         H100 and the H200, and the tuned scan uses them (bench/NOTES.md,
 //                         "Publishing by exchange").
+//   PackedTileState128<T> an 8-byte value's two halves, each in a 64-bit word beside the same
+//                         tagged status; a reader believes the pair only when the two tags agree.
+//                         Relaxed, like the 64-bit word. 8-byte T.
 //   TwoFieldTileState<T>  a 32-bit status (and epoch) word and separate value slots, ordered
 //                         by release / acquire: the value is stored first, then the status
 //                         with release; a reader loads the status with acquire, then the value. AGGREGATE and
@@ -203,6 +206,52 @@ struct PackedTileState64 : DescriptorOrders<Sync> {
     TileView<T> view;
     view.status = status_in_epoch(static_cast<std::uint32_t>(word >> 32), epoch);
     const std::uint32_t bits = static_cast<std::uint32_t>(word);
+    memcpy(&view.value, &bits, sizeof bits);
+    return view;
+  }
+};
+
+// A 64-bit value in two such words, each its 32-bit half beside the same tagged status: a
+// reader loads both and believes them only when the two tags agree (same status, same epoch);
+// two that disagree are a publish caught half done (an AGGREGATE half beside an INCLUSIVE one,
+// or one half not yet out) and read as INVALID, so the look-back polls again. Every access is a
+// relaxed atomic on one 64-bit word, as in PackedTileState64, and the value still travels with
+// its flag: no acquire, no second round trip for the value. The pair is 16 bytes, aligned, so
+// both words come from one sector. 8-byte T (int64, uint64, double): what CUB does with one
+// 16-byte word, without assuming that a 16-byte access is indivisible, which the PTX memory
+// model does not promise.
+template <class T, int Stride = 1, Publish How = Publish::Exchange>
+struct PackedTileState128 : DescriptorOrders<DescriptorSync::Relaxed> {
+  static constexpr const char* kUnsupported =
+      sizeof(T) == 8 ? nullptr : "the paired 64-bit descriptor holds 64-bit values only";
+  // 16-byte pairs from one descriptor to the next: dense, or one descriptor per 32-byte sector
+  // (as PackedTileState64's Stride 4).
+  static constexpr int kPairStride = Stride == 1 ? 1 : 2;
+  unsigned long long* words = nullptr;
+  std::uint32_t epoch = 0;
+
+  void layout(WorkspaceCarver& carver, std::int64_t tiles) {
+    words = carver.take<unsigned long long>(static_cast<std::size_t>(tiles) * 2 * kPairStride);
+  }
+  const char* refusal_after_run(cudaStream_t) const { return nullptr; }
+  __device__ void publish(std::int64_t tile, std::uint32_t status, T value) const {
+    unsigned long long bits;
+    memcpy(&bits, &value, sizeof bits);
+    const unsigned long long tag = static_cast<unsigned long long>(tagged_status(status, epoch)) << 32;
+    unsigned long long* pair = words + 2 * kPairStride * tile;
+    publish_word<How>(pair[0], tag | (bits & 0xFFFFFFFFull), kStore);
+    publish_word<How>(pair[1], tag | (bits >> 32), kStore);
+  }
+  __device__ TileView<T> read(std::int64_t tile) const {
+    // Both words in one 16-byte load, each of its two 64-bit elements a relaxed device-scope
+    // read (cuda::atomic_ref has no vector load, hence the PTX).
+    const unsigned long long* pair = words + 2 * kPairStride * tile;
+    unsigned long long low, high;
+    asm volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];" : "=l"(low), "=l"(high) : "l"(pair) : "memory");
+    const std::uint32_t tag = static_cast<std::uint32_t>(low >> 32);
+    TileView<T> view;
+    view.status = tag == static_cast<std::uint32_t>(high >> 32) ? status_in_epoch(tag, epoch) : std::uint32_t(kTileInvalid);
+    const unsigned long long bits = (high << 32) | (low & 0xFFFFFFFFull);
     memcpy(&view.value, &bits, sizeof bits);
     return view;
   }

@@ -51,7 +51,8 @@
 //
 // Memory model: for 32-bit values the descriptor is one 64-bit word (status, epoch, value)
 // written and read with relaxed atomics, whichever the publish instruction: a reader sees a whole
-// word, and a tile's output depends only on its input and the words it read. Any other T uses
+// word, and a tile's output depends only on its input and the words it read. 64-bit values take
+// two such words, each with the whole tag, believed only when the tags agree. Any other T uses
 // the two-field descriptor: value slots, then a status word published with release and polled
 // with acquire (tile_state.cuh).
 #pragma once
@@ -81,11 +82,13 @@ struct TunedConfig {
   static constexpr Aggregate kAggregate = When;
 
   using Tile = RegisterTile<Threads, Items>;
-  // 32-bit values share one 64-bit word with their status; any other T (int64, double, a user's
-  // struct) gets the two-field descriptor, a status word and value slots (tile_state.cuh).
+  // 32-bit values share one 64-bit word with their status; 64-bit values (int64, double) take
+  // two such words, a half in each; any other T (a user's struct) gets the two-field descriptor,
+  // a status word and value slots (tile_state.cuh).
   template <class T>
-  using State = std::conditional_t<sizeof(T) == 4, PackedTileState64<T, DescriptorSync::Relaxed, Stride, How>,
-                                   TwoFieldTileState<T, How>>;
+  using State = std::conditional_t<
+      sizeof(T) == 4, PackedTileState64<T, DescriptorSync::Relaxed, Stride, How>,
+      std::conditional_t<sizeof(T) == 8, PackedTileState128<T, Stride, How>, TwoFieldTileState<T, How>>>;
   using Backoff = SleepBackoff<SleepNs, SleepNs / 2>;
   template <class T>
   using Lookback = WarpLookback<State<T>, Backoff, PerLane>;
