@@ -12,7 +12,8 @@
 // 4 elements; carry adds over 2^15 and 2^28); 3 from N = 8193 to 2^26.
 // Global traffic: 4 accesses per element: at best 50% of memcpy bandwidth.
 //
-// Constraints: any N, every type/operator/mode. Tile = 16 x 512 items.
+// Constraints: any N, every operator and mode, the 32-bit types (int32, float32, uint32: a tile
+// of 64-bit elements does not fit in static shared memory). Tile = 16 x 512 items.
 // Pieces: zoo::CoarsenedTile + zoo::BlockedTile (tile_io.cuh), zoo::WarpBlockScan.
 //
 // In the charts: next to hierarchical_warp_tiled_optimized; ahead where the smaller pyramid
@@ -25,4 +26,6 @@
 
 using WarpTiledCoarsenedTile = zoo::CoarsenedTile<512, 16, zoo::WarpBlockScan<512, zoo::ShuffleWarpScan>>;
 
-ZOO_MAIN(zoo::HierarchicalVariant<WarpTiledCoarsenedTile>)
+// 32-bit elements only: the 8192-element tile is 32 KB of shared memory as 32-bit values, 64 KB
+// (past the 48 KB a static allocation may take) as 64-bit ones.
+ZOO_MAIN(zoo::HierarchicalVariant<WarpTiledCoarsenedTile, zoo::ThirtyTwoBitTypes>)

@@ -59,6 +59,7 @@ __global__ void __launch_bounds__(ReduceScanTile::kThreads)
 
 struct ReduceThenScan : zoo::VariantDefaults {
   static constexpr std::int64_t kTileItems = ReduceScanTile::kTileItems;
+  using Types = zoo::AllTypes;
   using TotalsScan = zoo::Hierarchy<ReduceScanTile>;
 
   // One layout for sizing and running: the tile totals (scanned in place into carries), then

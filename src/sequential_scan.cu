@@ -43,6 +43,7 @@ __global__ void sequential_scan_kernel(const T* __restrict__ in, T* __restrict__
 }
 
 struct SequentialScan : zoo::VariantDefaults {
+  using Types = zoo::AllTypes;
   template <class T, class Op>
   static void run(const T* in, T* out, std::int64_t n, zoo::ScanKind kind, zoo::Workspace, cudaStream_t stream) {
     sequential_scan_kernel<T, Op><<<1, 1, 0, stream>>>(in, out, n, kind == zoo::ScanKind::Exclusive);

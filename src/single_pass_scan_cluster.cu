@@ -127,6 +127,7 @@ __global__ void __launch_bounds__(Tile::kThreads) cluster_scan_kernel(const T* i
 
 struct ClusterScan : zoo::VariantDefaults {
   static constexpr std::int64_t kTileItems = Tile::kTileItems;
+  using Types = zoo::AllTypes;  // the totals travel as whole T through shared memory
 
   static const char* unsupported_size(std::int64_t n) {
     return n <= kMaxItems ? nullptr : "one cluster holds at most 16 tiles of 4096 elements (N <= 2^16)";

@@ -550,8 +550,9 @@ int harness_main(int argc, char** argv, const char* variant_file) {
   }
   Options& options = session.options;
   if (options.help) {
-    std::printf("%s: one scan variant of scan-zoo (tile: %lld items)\n\n%s", session.variant.c_str(),
-                static_cast<long long>(Variant::kTileItems), usage_text().c_str());
+    std::printf("%s: one scan variant of scan-zoo (tile: %lld items; element types: %s)\n\n%s",
+                session.variant.c_str(), static_cast<long long>(Variant::kTileItems),
+                names_of(typename Variant::Types{}).c_str(), usage_text().c_str());
     return kExitPass;
   }
   g_timeout_s = options.timeout_s;

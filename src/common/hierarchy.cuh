@@ -156,9 +156,12 @@ struct Hierarchy {
   }};
 
 // The variant struct of a plain scan-then-add variant: everything comes from its tile policy.
-template <class Policy>
+// The tiles hold any element type; one whose shared memory would not hold a tile of 64-bit
+// elements names the types that fit.
+template <class Policy, class ElementTypes = AllTypes>
 struct HierarchicalVariant : VariantDefaults, Hierarchy<Policy> {
   static constexpr std::int64_t kTileItems = Policy::kTileItems;
+  using Types = ElementTypes;
   using Hierarchy<Policy>::workspace_bytes;
 };
 

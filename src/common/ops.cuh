@@ -69,9 +69,11 @@ struct Min {
 // Element types. `Wide` is the type the CPU reference accumulates in: a 64-bit integer for
 // integers (then wrapped to the element width, which is exact because wrapping commutes with
 // addition), double for floats. To offer a new type, add a TypeInfo and append it to AllTypes.
-// A variant is built for DefaultTypes unless it names its own list (`using Types = ...`): the
-// 64-bit types triple the kernels a binary compiles, so each variant opts in once its algorithm
-// is checked with them; asked for a type it was not built for, a binary waives it (exit 3).
+// A variant is built for DefaultTypes unless it names its own list (`using Types = ...`): every
+// variant whose algorithm holds any element type names AllTypes (the hierarchical family, the
+// reduce-then-scan, the sequential scan, the single-pass scans whose descriptor holds any value);
+// one whose descriptor packs a 32-bit value beside its flag, ThirtyTwoBitTypes. Asked for a type
+// it was not built for, a binary waives it (exit 3); `--help` lists what it was built for.
 // ---------------------------------------------------------------------------------------------
 template <class T>
 struct TypeInfo;
@@ -113,6 +115,7 @@ struct OpList {};
 
 using AllTypes = TypeList<std::int32_t, float, std::int64_t, std::uint32_t, std::uint64_t, double>;
 using DefaultTypes = TypeList<std::int32_t, float>;
+using ThirtyTwoBitTypes = TypeList<std::int32_t, float, std::uint32_t>;
 using AllOps = OpList<Sum, Max, Min>;
 
 // "int32 float32": the names the command line accepts, for messages and --help.

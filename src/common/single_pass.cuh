@@ -61,6 +61,11 @@ __global__ void __launch_bounds__(Tile::kThreads)
 template <class Tile, template <class> class State, template <class> class CarrySource, TileOrder Order>
 struct SinglePassVariant : VariantDefaults {
   static constexpr std::int64_t kTileItems = Tile::kTileItems;
+  // Every element type the descriptor can carry: any (the two-field descriptor), the 32-bit ones
+  // (the packed 64-bit word), or the defaults (the 30-bit word, which then waives float itself).
+  using Types = std::conditional_t<State<std::int64_t>::kUnsupported == nullptr, AllTypes,
+                                   std::conditional_t<State<std::uint32_t>::kUnsupported == nullptr,
+                                                      ThirtyTwoBitTypes, DefaultTypes>>;
   static constexpr bool kHasSilentTile = true;
 
   template <class T, class Op>
