@@ -12,7 +12,7 @@
 //     A stale word could only match again after 2^30 more runs on the same workspace.
 //
 // Four layouts, one interface (publish / read / after_polls, device side; layout / the reset
-// region, host; `epoch` for the two that have room for it):
+// region, host; `epoch` for the three that have room for it):
 //   PackedTileState64<T>  status (and epoch) in the high 32 bits, the value's 32 bits in the low half, one
 //                         64-bit atomic word: a reader always sees a matching pair. 32-bit T.
 //                         Stride: 64-bit words from one descriptor to the next. The look-back
