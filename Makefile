@@ -45,6 +45,9 @@ all: $(BINARIES)
 bin/%: src/%.cu $(COMMON) | bin
 	$(NVCC) $(NVCCFLAGS) $(SPILL_CHECK) -Isrc -Iinclude -o $@ $< $(LDFLAGS)
 
+# The scans across GPUs (multi_gpu_*, and their test fixtures) talk over NCCL.
+$(filter bin/multi_gpu_% build/tests/multi_gpu_%,$(BINARIES) $(TEST_BINARIES)): LDFLAGS += -lnccl
+
 # CUB's own tuned scan kernel spills 4 bytes on sm_90 with nvcc 13.0 (its code, not ours, and
 # not ours to edit), so the spill check is off for the CUB reference rows (bin/cub_*) only.
 $(filter bin/cub_%,$(BINARIES)): SPILL_CHECK :=

@@ -20,7 +20,8 @@ usage() {
   sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
   cat <<'EOF'
 options:
-  --variants a,b      binaries to run (default: every file in the binary folder)
+  --variants a,b      binaries to run (default: every file in the binary folder but the
+                      multi_gpu_* ones, which scripts/multi_gpu_bench.sh sweeps)
   --sizes LIST        comma list of N, increasing (default: 2^10 .. 2^30 and 100000, 1000000,
                       4194303, 2^24+1)
   --type T, --op O    element type and operator (default int32, sum)
@@ -72,7 +73,11 @@ if [ -n "$variants" ]; then
     binaries+=("$bin_dir/$name")
   done
 else
-  for path in "$bin_dir"/*; do [ -f "$path" ] && [ -x "$path" ] && binaries+=("$path"); done
+  # The multi-GPU binaries have a sweep of their own (scripts/multi_gpu_bench.sh): their rows
+  # spread one N over several GPUs and would not compare with the rest of this table.
+  for path in "$bin_dir"/*; do
+    [ -f "$path" ] && [ -x "$path" ] && [[ $(basename "$path") != multi_gpu_* ]] && binaries+=("$path")
+  done
 fi
 [ ${#binaries[@]} -gt 0 ] || { echo "bench.sh: no binaries in $bin_dir (run make)" >&2; exit 2; }
 
@@ -117,8 +122,8 @@ for binary in "${binaries[@]}"; do
     wait "$child"
     rc=$?
     child=""
-    # Keep only well-formed rows (11 fields, this variant's name first).
-    awk -v name="$name" 'NF == 11 && $1 == name' "$tmp.rows" >"$tmp.good"
+    # Keep only well-formed rows (12 fields, this variant's name first).
+    awk -v name="$name" 'NF == 12 && $1 == name' "$tmp.rows" >"$tmp.good"
     cat "$tmp.good" >>"$tmp"
     done_rows=$(wc -l <"$tmp.good")
     [ "$done_rows" -ge ${#remaining[@]} ] && break
@@ -133,7 +138,7 @@ for binary in "${binaries[@]}"; do
         124|137) status="HANG(process-limit-${process_limit}s)" ;;
         *) status="ERROR(exit-$rc)" ;;
       esac
-      echo "$name $type $op $mode ${remaining[$done_rows]} 0 nan nan nan nan $status" >>"$tmp"
+      echo "$name $type $op $mode ${remaining[$done_rows]} 0 nan nan nan nan $status 1" >>"$tmp"
       remaining=("${remaining[@]:$((done_rows + 1))}")
     fi
   done

@@ -18,4 +18,4 @@ echo "# nvcc: $(nvcc --version 2>/dev/null | grep -o 'release [0-9.]*' || echo u
 echo "# build_flags: $(make -s print-flags 2>/dev/null || echo unknown)"
 echo "# l2: $l2"
 echo "# sweep: $sweep"
-echo "variant type op mode n reps median_ms min_ms max_ms gbps status"
+echo "variant type op mode n reps median_ms min_ms max_ms gbps status gpus"

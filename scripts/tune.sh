@@ -74,7 +74,7 @@ while true; do
   echo "tune.sh: the tuner died (exit $rc) at $name n=$n: $(tail -n 2 "$tmp.err" | tr '\n' ' ')" >&2
   # The watchdog prints its own HANG row; a crash leaves none.
   if ! awk -v name="$name" -v n="$n" '$1 == name && $5 == n' "$tmp" | grep -q .; then
-    echo "$name int32 sum inclusive $n 0 nan nan nan nan ERROR(exit-$rc)" >>"$tmp"
+    echo "$name int32 sum inclusive $n 0 nan nan nan nan ERROR(exit-$rc) 1" >>"$tmp"
   fi
   resume=(--resume-after "$name@$n")
 done

@@ -15,7 +15,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 BIN = ROOT / "bin"
 TEST_BIN = ROOT / "build" / "tests"
-ROW_FIELDS = ["variant", "type", "op", "mode", "n", "reps", "median_ms", "min_ms", "max_ms", "gbps", "status"]
+ROW_FIELDS = ["variant", "type", "op", "mode", "n", "reps", "median_ms", "min_ms", "max_ms", "gbps", "status", "gpus"]
 VARIANTS = sorted(p.stem for p in (ROOT / "src").glob("*.cu"))
 TYPES = ["int32", "float32"]
 OPS = ["sum", "max", "min"]

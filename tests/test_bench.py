@@ -12,7 +12,7 @@ import pytest
 from conftest import ROOT
 
 DEVICE_INFO = 'if [ "$1" = --device-info ]; then echo "# gpu: Stub GPU"; exit 0; fi'
-ROW = 'echo "$NAME int32 sum inclusive $n 10 0.5 0.4 0.6 16.0 PASS"'
+ROW = 'echo "$NAME int32 sum inclusive $n 10 0.5 0.4 0.6 16.0 PASS 1"'
 
 
 def stub(bin_dir, name, body):
@@ -27,13 +27,13 @@ def stubs(tmp_path):
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     stub(bin_dir, "good", f"for n in \"${{sizes[@]}}\"; do {ROW}; done")
-    stub(bin_dir, "failing", 'for n in "${sizes[@]}"; do echo "$NAME int32 sum inclusive $n 0 nan nan nan nan FAIL"; '
+    stub(bin_dir, "failing", 'for n in "${sizes[@]}"; do echo "$NAME int32 sum inclusive $n 0 nan nan nan nan FAIL 1"; '
                              'done; echo "GPU vs CPU check: FAIL" >&2; exit 1')
-    stub(bin_dir, "unsupported", 'for n in "${sizes[@]}"; do echo "$NAME int32 sum inclusive $n 0 nan nan nan nan WAIVED"; done; exit 3')
+    stub(bin_dir, "unsupported", 'for n in "${sizes[@]}"; do echo "$NAME int32 sum inclusive $n 0 nan nan nan nan WAIVED 1"; done; exit 3')
     # hangs at its second size without a word (a wedged process): only the process limit stops it
     stub(bin_dir, "hanging", f'n=${{sizes[0]}}; {ROW}; [ ${{#sizes[@]}} -gt 1 ] && sleep 1000; exit 0')
     # catches its own hang at the first size (the watchdog's HANG row, exit 5)
-    stub(bin_dir, "watchdog", 'n=${sizes[0]}; echo "$NAME int32 sum inclusive $n 0 nan nan nan nan HANG"; exit 5')
+    stub(bin_dir, "watchdog", 'n=${sizes[0]}; echo "$NAME int32 sum inclusive $n 0 nan nan nan nan HANG 1"; exit 5')
     # dies with no row at 2048 (e.g. a segfault); sizes after it must still be measured
     stub(bin_dir, "crashing", f'for n in "${{sizes[@]}}"; do [ $n = 2048 ] && kill -SEGV $$; {ROW}; done')
     return bin_dir

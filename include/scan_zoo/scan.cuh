@@ -227,25 +227,57 @@ std::uint64_t descriptor_layout(int config, std::int64_t n) {
   return (tiles << 24) ^ (std::uint64_t(config) << 16) ^ (sizeof(T) << 1);
 }
 
+// A prepared scan: its configuration, its epoch, the workspace's first `reserved_bytes` for the
+// caller (the sharded scan keeps its reduction there, include/scan_zoo/multi_gpu.cuh) and the
+// tile descriptors after them. The reserved bytes come first so that they lie at the same place
+// for every n, and are zero after a (re)allocation, like the rest.
+struct PreparedScan {
+  int config = 0;
+  std::uint32_t epoch = 0;
+  void* reserved = nullptr;
+  zoo::Workspace descriptors;
+};
+
 template <class T, class Op>
-cudaError_t scan(const T* in, T* out, std::int64_t n, zoo::ScanKind kind, T initial, Workspace& workspace,
-                 cudaStream_t stream) {
+cudaError_t prepare_scan(std::int64_t n, std::size_t reserved_bytes, Workspace& workspace, cudaStream_t stream,
+                         PreparedScan& prepared) {
   static_assert(std::is_trivially_copyable<T>::value, "scan_zoo scans trivially copyable types");
   static_assert(std::is_empty<Op>::value && std::is_default_constructible<Op>::value,
                 "the operator must be stateless: the kernels default-construct it");
-  if (n < 0 || (n > 0 && (in == nullptr || out == nullptr))) return cudaErrorInvalidValue;
-  if (n == 0) return cudaSuccess;
   const zoo::tuned::Table* table = nullptr;
   if (const cudaError_t error = zoo::TunedDispatch::table_for_current_device(table); error != cudaSuccess)
     return error;
-  const int config = zoo::TunedDispatch::config_for(table, n);
-  std::uint32_t epoch = 0;
-  if (const cudaError_t error = WorkspaceAccess::prepare(workspace, zoo::TunedDispatch::workspace_bytes<T, Op>(config, n),
-                                                         descriptor_layout<T>(config, n), stream, epoch);
+  prepared.config = zoo::TunedDispatch::config_for(table, n);
+  reserved_bytes = zoo::ceil_div<std::size_t>(reserved_bytes, 256) * 256;  // descriptors stay 256-byte aligned
+  const std::size_t descriptor_bytes = zoo::TunedDispatch::workspace_bytes<T, Op>(prepared.config, n);
+  if (const cudaError_t error =
+          WorkspaceAccess::prepare(workspace, reserved_bytes + descriptor_bytes,
+                                   descriptor_layout<T>(prepared.config, n) ^ (std::uint64_t(reserved_bytes) << 40),
+                                   stream, prepared.epoch);
       error != cudaSuccess)
     return error;
-  return zoo::TunedDispatch::launch<T, Op>(config, in, out, n, kind, initial, WorkspaceAccess::memory(workspace),
-                                           epoch, stream);
+  const zoo::Workspace memory = WorkspaceAccess::memory(workspace);
+  prepared.reserved = memory.data;
+  prepared.descriptors = {static_cast<char*>(memory.data) + reserved_bytes, descriptor_bytes};
+  return cudaSuccess;
+}
+
+template <class T, class Op>
+cudaError_t launch_scan(const PreparedScan& prepared, const T* in, T* out, std::int64_t n, zoo::ScanKind kind,
+                        zoo::ScanFront<T> front, cudaStream_t stream) {
+  return zoo::TunedDispatch::launch<T, Op>(prepared.config, in, out, n, kind, front, prepared.descriptors,
+                                           prepared.epoch, stream);
+}
+
+template <class T, class Op>
+cudaError_t scan(const T* in, T* out, std::int64_t n, zoo::ScanKind kind, T initial, Workspace& workspace,
+                 cudaStream_t stream) {
+  if (n < 0 || (n > 0 && (in == nullptr || out == nullptr))) return cudaErrorInvalidValue;
+  if (n == 0) return cudaSuccess;
+  PreparedScan prepared;
+  if (const cudaError_t error = prepare_scan<T, Op>(n, 0, workspace, stream, prepared); error != cudaSuccess)
+    return error;
+  return launch_scan<T, Op>(prepared, in, out, n, kind, {initial}, stream);
 }
 
 }  // namespace detail

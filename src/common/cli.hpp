@@ -38,6 +38,10 @@ struct Options {
   bool help = false;
   bool device_info = false;                // print the GPU description header and exit
   bool inject_hang = false;                // test-only: make the verified scan never finish
+  // The multi-GPU binaries (multi_gpu_*) only: how many GPUs, and one process per GPU.
+  int gpus = 0;                            // 0: every visible GPU (one process), or the world size
+  std::string nccl_id_path;                // one process per GPU: the file that carries NCCL's id
+  int rank = -1;                           // one process per GPU: this process's rank
 };
 
 inline std::string usage_text() {
@@ -67,8 +71,13 @@ inline std::string usage_text() {
       "  --device-info     print the GPU description as '# key: value' lines and exit\n"
       "  --inject-hang     test only: the scan never finishes (single-pass: tile 0 never\n"
       "                    publishes; others: a stand-in kernel), to exercise the watchdog\n"
+      "  multi-GPU binaries (multi_gpu_*) only; N is the global size, sharded contiguously:\n"
+      "  --gpus G          scan over G GPUs (default: every visible GPU)\n"
+      "  --nccl-id FILE --rank R   one process per GPU: this process is rank R of --gpus G;\n"
+      "                    rank 0 writes NCCL's unique id to FILE (which must not exist), the\n"
+      "                    others wait for it (--timeout); rank 0 deletes it once all have joined\n"
       "  -h, --help        this text\n"
-      "stdout: one row per combination: variant type op mode n reps median_ms min_ms max_ms gbps status\n"
+      "stdout: one row per combination: variant type op mode n reps median_ms min_ms max_ms gbps status gpus\n"
       "exit codes: 0 pass, 1 verification failed, 2 usage error, 3 combination not supported,\n"
       "            4 CUDA error or not enough memory, 5 watchdog (the scan did not finish)\n";
 }
@@ -225,6 +234,9 @@ inline Options parse_command_line(int argc, char** argv) {
     }
     else if (arg == "--device-info") { reject_value(); options.device_info = true; }
     else if (arg == "--inject-hang") { reject_value(); options.inject_hang = true; }
+    else if (arg == "--gpus") options.gpus = parse_int_option(arg, take_value(), 1);
+    else if (arg == "--nccl-id") options.nccl_id_path = take_value();
+    else if (arg == "--rank") options.rank = parse_int_option(arg, take_value(), 0);
     else if (arg.size() > 1 && arg[0] == '-' && !(arg[1] >= '0' && arg[1] <= '9'))
       throw UsageError("unknown option '" + arg + "'");
     else {
@@ -248,6 +260,12 @@ inline Options parse_command_line(int argc, char** argv) {
   } else if (!sizes_given) {
     throw UsageError("missing N (the number of elements to scan)");
   }
+  if (options.nccl_id_path.empty() != (options.rank < 0))
+    throw UsageError("one process per GPU takes both --nccl-id FILE and --rank R");
+  if (options.rank >= 0 && options.gpus == 0)
+    throw UsageError("one process per GPU (--rank) needs the number of processes: --gpus G");
+  if (options.rank >= options.gpus && options.rank >= 0)
+    throw UsageError("--rank " + std::to_string(options.rank) + " is not below --gpus " + std::to_string(options.gpus));
   if (!options.output_path.empty() &&
       (options.types.size() * options.ops.size() * options.kinds.size() * std::max<std::size_t>(options.sizes.size(), 1) != 1))
     throw UsageError("--output writes one result: give a single N, type, op and mode");

@@ -549,6 +549,11 @@ int harness_main(int argc, char** argv, const char* variant_file) {
     return kExitUsage;
   }
   Options& options = session.options;
+  if (options.gpus > 0 || options.rank >= 0) {
+    std::fprintf(stderr, "%s: error: --gpus, --nccl-id and --rank are for the multi-GPU binaries (multi_gpu_*)\n",
+                 session.variant.c_str());
+    return kExitUsage;
+  }
   if (options.help) {
     std::printf("%s: one scan variant of scan-zoo (tile: %lld items; element types: %s)\n\n%s",
                 session.variant.c_str(), static_cast<long long>(Variant::kTileItems),

@@ -24,10 +24,18 @@
 
 #include "ops.cuh"
 
+// The generator and the narrowing are also compiled for the GPU, where the multi-GPU scans
+// generate their shards and check them (multi_gpu_harness.cuh): one definition of the data.
+#ifdef __CUDACC__
+#define ZOO_HOST_DEVICE __host__ __device__
+#else
+#define ZOO_HOST_DEVICE
+#endif
+
 namespace zoo {
 
 // SplitMix64 finaliser: a good 64-bit mixer, so value i of stream s is mix64(s + i * golden).
-inline std::uint64_t mix64(std::uint64_t x) {
+ZOO_HOST_DEVICE inline std::uint64_t mix64(std::uint64_t x) {
   x += 0x9E3779B97F4A7C15ull;
   x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
   x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
@@ -52,20 +60,24 @@ inline int default_chunks(std::int64_t n) {
   return static_cast<int>(std::clamp<std::int64_t>(n / min_per_chunk, 1, hardware));
 }
 
-// Fills data[0..n) with integers in [-8, 8] (converted to T) from the stream `seed`.
+// Element i of the stream `seed`: an integer in [-8, 8], converted to T.
+template <class T>
+ZOO_HOST_DEVICE T input_value(std::uint64_t seed, std::int64_t i) {
+  const std::uint64_t bits = mix64(seed ^ mix64(static_cast<std::uint64_t>(i)));
+  return static_cast<T>(static_cast<int>(bits % 17) - 8);
+}
+
+// Fills data[0..n) with input_value(seed, 0 .. n - 1).
 template <class T>
 void generate_input(T* data, std::int64_t n, std::uint64_t seed) {
   parallel_chunks(n, default_chunks(n), [&](std::int64_t begin, std::int64_t end, int) {
-    for (std::int64_t i = begin; i < end; ++i) {
-      std::uint64_t bits = mix64(seed ^ mix64(static_cast<std::uint64_t>(i)));
-      data[i] = static_cast<T>(static_cast<int>(bits % 17) - 8);
-    }
+    for (std::int64_t i = begin; i < end; ++i) data[i] = input_value<T>(seed, i);
   });
 }
 
 // Narrowing from the reference's wide type back to T: modular for integers, rounding for floats.
 template <class T, class Wide>
-T narrow(Wide value) {
+ZOO_HOST_DEVICE T narrow(Wide value) {
   if constexpr (std::is_integral_v<T>)
     return static_cast<T>(static_cast<std::make_unsigned_t<T>>(static_cast<std::uint64_t>(value)));
   else

@@ -57,10 +57,13 @@ struct RegisterTile {
   static constexpr int kRounds = Items / kVector<T>;
 
   // The offset in the tile of item j of round k of the calling thread.
+  // A tile of one warp (Threads = 32) is the calling warp's own, whatever the warp's place in its
+  // block: the sharded scan's reduction gives each warp of a block tiles of its own.
   template <class T>
   __device__ __forceinline__ static int offset(int k, int j) {
     const int t = threadIdx.x;
-    return (t / kWarpSize) * (kWarpSize * Items) + (k * kWarpSize + t % kWarpSize) * kVector<T> + j;
+    const int warp_base = kWarps == 1 ? 0 : (t / kWarpSize) * (kWarpSize * Items);
+    return warp_base + (k * kWarpSize + t % kWarpSize) * kVector<T> + j;
   }
 
   template <class T>

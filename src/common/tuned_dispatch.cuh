@@ -101,13 +101,13 @@ struct TunedDispatch {
   }
 
   // One scan with configuration `config`, the caller's epoch for this run of the workspace, and
-  // `initial` in front of element 0; returns the launch's error.
+  // `front` in front of element 0 (tuned_scan.cuh); returns the launch's error.
   template <class T, class Op>
-  static cudaError_t launch(int config, const T* in, T* out, std::int64_t n, ScanKind kind, T initial,
+  static cudaError_t launch(int config, const T* in, T* out, std::int64_t n, ScanKind kind, ScanFront<T> front,
                             Workspace workspace, std::uint32_t epoch, cudaStream_t stream) {
     cudaError_t result = cudaSuccess;
     with_config(config, tuned::Configs{}, [&](auto c) {
-      result = TunedScan<decltype(c)>::template launch<T, Op>(in, out, n, kind, initial, workspace, epoch, stream);
+      result = TunedScan<decltype(c)>::template launch<T, Op>(in, out, n, kind, front, workspace, epoch, stream);
     });
     return result;
   }
@@ -127,7 +127,7 @@ struct TunedDispatch {
 
   template <class T, class Op>
   static void run(const T* in, T* out, std::int64_t n, ScanKind kind, Workspace workspace, cudaStream_t stream) {
-    ZOO_CUDA((launch<T, Op>(config_for(n), in, out, n, kind, Op::template identity<T>(), workspace,
+    ZOO_CUDA((launch<T, Op>(config_for(n), in, out, n, kind, {Op::template identity<T>()}, workspace,
                             RunEpochs::next(workspace, stream), stream)));
   }
 };

@@ -103,11 +103,30 @@ struct TunedConfig {
   }
 };
 
-// `initial` goes in front of element 0 (the identity, or an exclusive scan's initial value):
-// into tile 0's carry-in and into the inclusive value tile 0 publishes.
+// What stands in front of element 0: `initial` (the identity, or an exclusive scan's initial
+// value), then the totals of `earlier_count` arrays scanned before this one, in their order. The
+// sharded scan (include/scan_zoo/multi_gpu.cuh) passes the totals of the earlier GPUs' shards,
+// gathered into device memory by NCCL, so that no host round trip sits between the exchange and
+// the scan and the carry costs no pass of its own: tile 0 folds it while it loads.
+template <class T>
+struct ScanFront {
+  T initial;
+  const T* earlier_totals = nullptr;
+  std::uint32_t earlier_count = 0;
+
+  template <class Op>
+  __device__ T fold() const {
+    T value = initial;
+#pragma unroll 1  // a few totals, once per scan: unrolled, the loop cost the 64-bit tiles a spill
+    for (std::uint32_t i = 0; i < earlier_count; ++i) value = Op{}(value, earlier_totals[i]);
+    return value;
+  }
+};
+
+// The carry-in goes into tile 0's carry and into the inclusive value tile 0 publishes.
 template <class Config, class T, class Op>
 __global__ void __launch_bounds__(Config::kThreads)
-    tuned_scan_kernel(const T* in, T* out, std::int64_t n, bool exclusive, T initial,
+    tuned_scan_kernel(const T* in, T* out, std::int64_t n, bool exclusive, ScanFront<T> front,
                       typename Config::template State<T> state, std::uint32_t tiles) {
   using Tile = typename Config::Tile;
   constexpr bool kEarly = Config::kAggregate == Aggregate::Early;
@@ -124,19 +143,21 @@ __global__ void __launch_bounds__(Config::kThreads)
 
   // 4-5. Publish the aggregate, look back, publish the inclusive value (warp 0; a single tile has
   // no one to tell and nothing before it), and hand the carry-in to the block.
-  T carry = initial;  // tile 0's, and a single tile's
+  T carry = Op::template identity<T>();
   if (tiles > 1) {
     __shared__ T shared_carry;
     if (warp_id() == 0) {
-      const T published = tile == 0 ? op(initial, totals.tile) : totals.tile;
+      const T first = tile == 0 ? front.template fold<Op>() : carry;
+      const T published = tile == 0 ? op(first, totals.tile) : totals.tile;
       const T prefix = typename Config::template Lookback<T>{state, tile}.template get_in_warp0<T, Op>(published);
-      if (lane_id() == 0) shared_carry = tile == 0 ? initial : prefix;
+      if (lane_id() == 0) shared_carry = tile == 0 ? first : prefix;
     }
     if constexpr (kEarly) Tile::template scan_warp<T, Op>(items, exclusive);  // warp 0 after its look-back
     __syncthreads();
     carry = shared_carry;
-  } else if constexpr (kEarly) {
-    Tile::template scan_warp<T, Op>(items, exclusive);
+  } else {
+    carry = front.template fold<Op>();
+    if constexpr (kEarly) Tile::template scan_warp<T, Op>(items, exclusive);
   }
 
   // 6. Everything before this thread's items in front of them, and out.
@@ -158,13 +179,13 @@ struct TunedScan {
   // One scan with the epoch the caller chose for this run of the workspace (one no descriptor
   // in it holds; unused when the scan fits one tile); returns the launch's error.
   template <class T, class Op>
-  static cudaError_t launch(const T* in, T* out, std::int64_t n, ScanKind kind, T initial, Workspace workspace,
-                            std::uint32_t epoch, cudaStream_t stream) {
+  static cudaError_t launch(const T* in, T* out, std::int64_t n, ScanKind kind, ScanFront<T> front,
+                            Workspace workspace, std::uint32_t epoch, cudaStream_t stream) {
     if (n == 0) return cudaSuccess;  // nothing to scan, and a grid of zero blocks is a launch error
     const std::int64_t tiles = ceil_div<std::int64_t>(n, Config::kTileItems);
     const auto state = Descriptors<T>::for_run(workspace, tiles, epoch);
     tuned_scan_kernel<Config, T, Op><<<static_cast<unsigned>(tiles), Config::kThreads, 0, stream>>>(
-        in, out, n, kind == ScanKind::Exclusive, initial, state, static_cast<std::uint32_t>(tiles));
+        in, out, n, kind == ScanKind::Exclusive, front, state, static_cast<std::uint32_t>(tiles));
     return cudaGetLastError();
   }
 
@@ -173,7 +194,7 @@ struct TunedScan {
   static void run(const T* in, T* out, std::int64_t n, ScanKind kind, Workspace workspace, cudaStream_t stream) {
     const std::int64_t tiles = ceil_div<std::int64_t>(n, Config::kTileItems);
     const std::uint32_t epoch = tiles > 1 ? RunEpochs::next(workspace, stream) : 0u;
-    ZOO_CUDA((launch<T, Op>(in, out, n, kind, Op::template identity<T>(), workspace, epoch, stream)));
+    ZOO_CUDA((launch<T, Op>(in, out, n, kind, {Op::template identity<T>()}, workspace, epoch, stream)));
   }
 };
 
