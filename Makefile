@@ -12,6 +12,7 @@
 #   make tuner           build the tuner (tune/): every configuration of single_pass_scan_tuned
 #   make drop-stage      build the drop-a-stage probe (tune/drop_stage.cu): where the tuned scan's time goes
 #   make cluster-launch  build the cluster-launch probe (tune/cluster_launch.cu): a cluster launch's own cost
+#   make multi-gpu-phases  build the phases probe (tune/multi_gpu_phases.cu): multi_gpu_scan's time by phase
 #   make tune            run the tuning sweep (scripts/tune.sh) -> bench/<gpu>/tuning.txt, then
 #                        make tune-select: scripts/tune_select.py over every bench/*/tuning.txt ->
 #                        the per-GPU, per-N tables, each GPU's report and charts
@@ -38,7 +39,7 @@ TEST_BINARIES := $(patsubst tests/cuda/%.cu,build/tests/%,$(wildcard tests/cuda/
 
 EXAMPLES := $(patsubst examples/%.cu,build/examples/%,$(wildcard examples/*.cu))
 
-.PHONY: all examples test-programs test bench plots sass sanitize stress large-n tuner drop-stage cluster-launch tune tune-select clean print-flags python-deps
+.PHONY: all examples test-programs test bench plots sass sanitize stress large-n tuner drop-stage cluster-launch multi-gpu-phases tune tune-select clean print-flags python-deps
 
 all: $(BINARIES)
 
@@ -99,6 +100,13 @@ build/tune/drop_stage: tune/drop_stage.cu $(COMMON) | build/tune
 	$(NVCC) $(NVCCFLAGS) $(SPILL_CHECK) -Isrc -Itune -o $@ $< $(LDFLAGS)
 
 drop-stage: build/tune/drop_stage
+
+# The phases probe: multi_gpu_scan's reduce, exchange and scan timed apart (bench/NOTES.md, "A
+# scan across GPUs"). Not part of `make`.
+build/tune/multi_gpu_phases: tune/multi_gpu_phases.cu $(COMMON) | build/tune
+	$(NVCC) $(NVCCFLAGS) $(SPILL_CHECK) -Isrc -Iinclude -Itune -o $@ $< $(LDFLAGS) -lnccl
+
+multi-gpu-phases: build/tune/multi_gpu_phases
 
 # The cluster-launch probe: an empty kernel launched plainly and as one thread-block cluster
 # (bench/NOTES.md, "Small N: one cluster"). Not part of `make`.

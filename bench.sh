@@ -35,6 +35,8 @@ options:
                       scan from eating the sweep; the whole zoo then sweeps in ~9 minutes
                       on an H100)
   --process-limit SEC wall-clock limit for one binary process (default 600)
+  --gpus G            passed to the multi-GPU binaries (multi_gpu_*) only: spread each N over
+                      G GPUs (scripts/multi_gpu_bench.sh sweeps them this way)
   --bin-dir DIR       where the binaries are (default bin)
   --out FILE          result table (default bench/<gpu>/timing.txt, <gpu> as above)
 EOF
@@ -45,7 +47,7 @@ EOF
 default_sizes="2^10,2^11,2^12,2^13,2^14,2^15,2^16,100000,2^17,2^18,2^19,1000000,2^20,2^21,4194303,2^22"
 default_sizes="$default_sizes,2^23,2^24,2^24+1,2^25,2^26,2^27,2^28,2^29,2^30"
 variants="" sizes=$default_sizes type=int32 op=sum mode=inclusive hot="" in_place=""
-timeout_s=30 budget_ms=1000 process_limit=600 bin_dir=bin out=""
+timeout_s=30 budget_ms=1000 process_limit=600 bin_dir=bin out="" gpus=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --variants) variants=$2; shift 2 ;;
@@ -59,6 +61,7 @@ while [ $# -gt 0 ]; do
     --budget-ms) budget_ms=$2; shift 2 ;;
     --process-limit) process_limit=$2; shift 2 ;;
     --bin-dir) bin_dir=$2; shift 2 ;;
+    --gpus) gpus=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     *) echo "bench.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
@@ -84,7 +87,7 @@ fi
 # Header: the GPU as the binaries see it, and what was built how. It names the default folder.
 header=$("$(dirname "$0")/scripts/table_header.sh" "${binaries[0]}" "scan-zoo timing table" \
   "$([ -n "$hot" ] && echo hot || echo cold)" \
-  "type=$type op=$op mode=$mode$([ -n "$in_place" ] && echo " in_place=yes") sizes=$sizes budget_ms=$budget_ms") || {
+  "type=$type op=$op mode=$mode$([ -n "$in_place" ] && echo " in_place=yes") sizes=$sizes budget_ms=$budget_ms${gpus:+ gpus=$gpus}") || {
   echo "bench.sh: cannot query the GPU" >&2
   exit 4
 }
@@ -116,8 +119,10 @@ for binary in "${binaries[@]}"; do
     list=$(IFS=,; echo "${remaining[*]}")
     echo "[$index/${#binaries[@]}] $name n=$list ($((SECONDS - started)) s elapsed)" >&2
     # In the background + wait, so that an interrupt is handled at once, not after the child.
+    spread=1 gpu_args=()
+    if [ -n "$gpus" ] && [[ $name == multi_gpu_* ]]; then spread=$gpus gpu_args=(--gpus "$gpus"); fi
     timeout --kill-after=5 "$process_limit" "$binary" "$list" --type "$type" --op "$op" "--$mode" \
-      --timeout "$timeout_s" --budget-ms "$budget_ms" $hot $in_place >"$tmp.rows" 2>"$tmp.err" &
+      --timeout "$timeout_s" --budget-ms "$budget_ms" $hot $in_place "${gpu_args[@]}" >"$tmp.rows" 2>"$tmp.err" &
     child=$!
     wait "$child"
     rc=$?
@@ -138,7 +143,7 @@ for binary in "${binaries[@]}"; do
         124|137) status="HANG(process-limit-${process_limit}s)" ;;
         *) status="ERROR(exit-$rc)" ;;
       esac
-      echo "$name $type $op $mode ${remaining[$done_rows]} 0 nan nan nan nan $status 1" >>"$tmp"
+      echo "$name $type $op $mode ${remaining[$done_rows]} 0 nan nan nan nan $status $spread" >>"$tmp"
       remaining=("${remaining[@]:$((done_rows + 1))}")
     fi
   done

@@ -9,7 +9,8 @@
 #   One device call may run 10 minutes: with the whole zoo, split the steps over calls, e.g.
 #   "build test sanitize", then "build stress", then "build bench bench-hot".
 #   steps: build test sanitize stress bench bench-hot (default: all), and, not in the default,
-#   tune (build the tuner and run the tuning sweep) and tune-select (make tune-select: the
+#   multi-gpu (tests/test_multi_gpu.py, then scripts/multi_gpu_bench.sh on every visible GPU, args
+#   in MULTI_GPU_ARGS), tune (build the tuner and run the tuning sweep) and tune-select (make tune-select: the
 #   generated table from every GPU's sweep, this one's included); SCAN_ZOO_COMMIT names the
 #   commit in the timing.txt header, since the copy of the tree on the GPU machine has no .git.
 #   Results are written to this GPU's folder, bench/<gpu>/ (<gpu>: scripts/gpu_slug.py, e.g.
@@ -79,6 +80,14 @@ print(plots.fastest(rows, [v for v in ok["variant"].unique() if v not in plots.R
           status=$?
           keep src/common/tuned_table.cuh bench/*/TUNING.md bench/*/tuning_density.png bench/*/tuning_ideal_vs_single.png
           tail -n 3 "$out/tune_select.log" ;;
+    multi-gpu)  # the scans across GPUs: their tests, then their sweep on every visible GPU
+          timeout ${TEST_LIMIT:-540} make test TESTS=tests/test_multi_gpu.py >"$out/test_multi_gpu.log" 2>&1
+          status=$?
+          tail -n 6 "$out/test_multi_gpu.log"
+          timeout ${BENCH_LIMIT:-480} ./scripts/multi_gpu_bench.sh ${MULTI_GPU_ARGS:-} 2>"$out/multi_gpu_bench.log" ||
+            status=$?
+          for table in bench/multi_gpu/*/timing.txt; do keep "$table"; done
+          tail -n 2 "$out/multi_gpu_bench.log" ;;
     *) echo "unknown step $step"; exit 2 ;;
   esac
   echo "== step $step: exit $status, $((SECONDS - begin)) s"

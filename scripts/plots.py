@@ -11,6 +11,11 @@ table (bench/<gpu>/timing.txt):
   applications.png       the scan applications (segmented scan, stream compaction, radix sort):
                          time vs N, ours against CUB's, and the ratio (only when the sweep has them)
 The scan charts use the scan rows only (mode inclusive / exclusive).
+And, for each sweep of the scans across GPUs (scripts/multi_gpu_bench.sh), beside its table
+bench/multi_gpu/<gpu>_x<G>/timing.txt:
+  aggregate_gbps.png     aggregate GB/s vs global N: every GPU copying its shard (the ceiling),
+                         2/3 of it (the 3-access bound), multi_gpu_scan, the scan-then-add
+                         baseline and the one-GPU tuned scan of the same N
 
 Usage: python3 scripts/plots.py [--bench-dir bench]     every bench/<gpu>/timing.txt (the default)
        python3 scripts/plots.py --timing FILE [--hot HOT_FILE] [--out DIR]
@@ -28,7 +33,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from timing_table import application_groups, load, per_gpu_files, scan_rows  # noqa: E402
+from timing_table import application_groups, load, multi_gpu_files, per_gpu_files, scan_rows  # noqa: E402
 
 REFERENCES = ("memcpy_baseline", "cub_scan")
 # Family of each variant, by name: the first pattern that matches wins.
@@ -235,6 +240,37 @@ def plot_sweep(timing, hot, out):
     print(f"plots.py: wrote {', '.join(str(out / name) for name in written)}")
 
 
+def plot_multi_gpu(timing):
+    """aggregate_gbps.png beside a multi-GPU sweep's table."""
+    header, rows = load(timing)
+    ok = passed(rows)
+    spread = ok[ok["variant"].str.startswith("multi_gpu_")]
+    gpus = int(spread["gpus"].max()) if len(spread) else 1
+    fig, ax = plt.subplots(figsize=(10, 6))
+    ceiling = ok[ok["variant"] == "multi_gpu_memcpy"].sort_values("n")
+    ax.plot(ceiling["n"], ceiling["gbps"], color="black", linewidth=2.5,
+            label=f"multi_gpu_memcpy: every GPU copies its shard (ceiling, {gpus} GPUs)")
+    ax.plot(ceiling["n"], ceiling["gbps"] * 2 / 3, color="black", linestyle=":",
+            label="2/3 of the ceiling: the 3-access bound of a scan whose shard totals are unknown")
+    for variant, style, what in (
+            ("multi_gpu_scan", dict(color="tab:blue", marker="o"), f"reduce, exchange, scan ({gpus} GPUs)"),
+            ("multi_gpu_scan_then_add", dict(color="tab:orange", marker="s"), f"scan, exchange, add ({gpus} GPUs)"),
+            ("single_pass_scan_tuned", dict(color="tab:green", marker="^", linestyle="--"), "one GPU, where N fits")):
+        data = ok[ok["variant"] == variant].sort_values("n")
+        ax.plot(data["n"], data["gbps"], markersize=4, label=f"{variant}: {what}", **style)
+    size_axis(ax)
+    ax.set_xlabel("N (elements, global)")
+    ax.set_ylabel("aggregate GB/s (2 · N · element size / median time)")
+    ax.set_ylim(bottom=0)
+    ax.set_title(title(header, f"A scan across {gpus} GPUs ({sweep_label(rows)})"), fontsize=10)
+    ax.legend(loc="upper left", fontsize=8)
+    fig.tight_layout()
+    out = timing.parent / "aggregate_gbps.png"
+    fig.savefig(out, dpi=120)
+    plt.close(fig)
+    print(f"plots.py: wrote {out}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bench-dir", default="bench", help="every <bench-dir>/<gpu>/timing.txt (the default)")
@@ -252,6 +288,9 @@ def main():
             raise SystemExit(f"plots.py: no {args.bench_dir}/*/timing.txt (run ./bench.sh)")
     for timing, hot, out in sweeps:
         plot_sweep(timing, hot, out)
+    if not args.timing:
+        for timing in multi_gpu_files(args.bench_dir):
+            plot_multi_gpu(timing)
 
 
 if __name__ == "__main__":

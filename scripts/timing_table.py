@@ -24,8 +24,18 @@ def load(path):
 
 def per_gpu_files(bench_dir, filename):
     """bench_dir/<gpu>/filename of every GPU folder that has one (bench.sh and scripts/tune.sh
-    write each GPU's results into bench/<its slug>/: scripts/gpu_slug.py)."""
-    return sorted(Path(bench_dir).glob(f"*/{filename}"))
+    write each GPU's results into bench/<its slug>/: scripts/gpu_slug.py). The scans across GPUs
+    live apart, in bench/multi_gpu/ (multi_gpu_files)."""
+    return sorted(p for p in Path(bench_dir).glob(f"*/{filename}") if p.parent.name != MULTI_GPU_DIR)
+
+
+# scripts/multi_gpu_bench.sh writes bench/multi_gpu/<gpu>_x<G>/timing.txt: one folder per kind
+# and count of GPUs.
+MULTI_GPU_DIR = "multi_gpu"
+
+
+def multi_gpu_files(bench_dir):
+    return sorted(Path(bench_dir).glob(f"{MULTI_GPU_DIR}/*/timing.txt"))
 
 
 # Scan rows say "inclusive" or "exclusive" in their mode column; the applications' rows name

@@ -92,3 +92,23 @@ def test_default_output_is_the_gpus_folder(stubs, tmp_path):
     out = tmp_path / "bench" / "stub-gpu" / "timing.txt"
     assert "# gpu: Stub GPU" in out.read_text() and "wrote bench/stub-gpu/timing.txt" in result.stderr
     assert [p.name for p in out.parent.iterdir()] == ["timing.txt"]
+
+
+def test_multi_gpu_binaries_get_gpus_and_are_left_out_by_default(tmp_path):
+    """--gpus G reaches the multi_gpu_* binaries only; a sweep without --variants leaves them out
+    (scripts/multi_gpu_bench.sh sweeps them)."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    stub(bin_dir, "plain", f'[[ " $* " == *" --gpus "* ]] && exit 2; for n in "${{sizes[@]}}"; do {ROW}; done')
+    stub(bin_dir, "multi_gpu_stub", 'g=1; while [ $# -gt 0 ]; do [ "$1" = --gpus ] && g=$2; shift; done; '
+                                   'for n in "${sizes[@]}"; do echo "$NAME int32 sum inclusive $n 10 0.5 0.4 0.6 16.0 PASS $g"; done')
+    out = tmp_path / "timing.txt"
+    result = bench(bin_dir, out, "--variants", "plain,multi_gpu_stub", "--gpus", "2")
+    assert result.returncode == 0, result.stderr
+    table = pd.read_csv(out, sep=r"\s+", comment="#")
+    assert set(table[table["variant"] == "multi_gpu_stub"]["gpus"]) == {2}
+    assert set(table[table["variant"] == "plain"]["status"]) == {"PASS"}
+    assert "gpus=2" in out.read_text()
+    result = bench(bin_dir, out)
+    assert result.returncode == 0, result.stderr
+    assert set(pd.read_csv(out, sep=r"\s+", comment="#")["variant"]) == {"plain"}

@@ -191,21 +191,13 @@ struct ShardPlan {
   ShardedReserve<T> reserve;
 };
 
-template <class T, class Op>
-ShardedStatus sharded_scan(const Shard<T>* shards, int count, zoo::ScanKind kind, T initial) {
-  ShardedStatus status;
-  if (shards == nullptr || count < 1) status.cuda = cudaErrorInvalidValue;
-  for (int i = 0; i < count && status.ok(); ++i) {
-    const Shard<T>& s = shards[i];
-    if (s.n < 0 || (s.n > 0 && (s.in == nullptr || s.out == nullptr)) || s.workspace == nullptr)
-      status.cuda = cudaErrorInvalidValue;
-  }
-  int caller_device = 0;
-  if (status.ok()) status.cuda = cudaGetDevice(&caller_device);
-  if (!status.ok()) return status;
-  std::vector<ShardPlan<T>> plans(count);
+// The three phases, each over every shard this process drives; a probe times them apart
+// (tune/multi_gpu_phases.cu). Each returns the first error and leaves the current device set.
 
-  // 1. Reduce each shard into its own slot of the gathered totals.
+// 1. Reduce each shard into its own slot of the gathered totals (and prepare its scan).
+template <class T, class Op>
+ShardedStatus reduce_shards(const Shard<T>* shards, int count, std::vector<ShardPlan<T>>& plans) {
+  ShardedStatus status;
   for (int i = 0; i < count && status.ok(); ++i) {
     const Shard<T>& s = shards[i];
     ShardPlan<T>& plan = plans[i];
@@ -228,20 +220,29 @@ ShardedStatus sharded_scan(const Shard<T>* shards, int count, zoo::ScanKind kind
         s.in, s.n, plan.reserve.block_totals, plan.reserve.arrivals, plan.reserve.totals + plan.rank);
     status.cuda = cudaGetLastError();
   }
+  return status;
+}
 
-  // 2. Every rank's total to every GPU: an all-gather in place, the bytes of one T per rank.
-  if (status.ok()) {
-    status.nccl = ncclGroupStart();
-    for (int i = 0; i < count && status.ok(); ++i) {
-      const ShardPlan<T>& plan = plans[i];
-      status.nccl = ncclAllGather(plan.reserve.totals + plan.rank, plan.reserve.totals, sizeof(T), ncclUint8,
-                                  shards[i].comm, shards[i].stream);
-    }
-    const ncclResult_t ended = ncclGroupEnd();
-    if (status.nccl == ncclSuccess) status.nccl = ended;
+// 2. Every rank's total to every GPU: an all-gather in place, the bytes of one T per rank.
+template <class T>
+ShardedStatus exchange_totals(const Shard<T>* shards, int count, const std::vector<ShardPlan<T>>& plans) {
+  ShardedStatus status;
+  status.nccl = ncclGroupStart();
+  for (int i = 0; i < count && status.ok(); ++i) {
+    const ShardPlan<T>& plan = plans[i];
+    status.nccl = ncclAllGather(plan.reserve.totals + plan.rank, plan.reserve.totals, sizeof(T), ncclUint8,
+                                shards[i].comm, shards[i].stream);
   }
+  const ncclResult_t ended = ncclGroupEnd();
+  if (status.nccl == ncclSuccess) status.nccl = ended;
+  return status;
+}
 
-  // 3. Scan each shard with the totals of the shards before it in front.
+// 3. Scan each shard with `initial` and the totals of the shards before it in front.
+template <class T, class Op>
+ShardedStatus scan_shards(const Shard<T>* shards, int count, const std::vector<ShardPlan<T>>& plans,
+                          zoo::ScanKind kind, T initial) {
+  ShardedStatus status;
   for (int i = 0; i < count && status.ok(); ++i) {
     const Shard<T>& s = shards[i];
     const ShardPlan<T>& plan = plans[i];
@@ -250,6 +251,25 @@ ShardedStatus sharded_scan(const Shard<T>* shards, int count, zoo::ScanKind kind
     status.cuda = launch_scan<T, Op>(plan.prepared, s.in, s.out, s.n, kind,
                                      {initial, plan.reserve.totals, static_cast<std::uint32_t>(plan.rank)}, s.stream);
   }
+  return status;
+}
+
+template <class T, class Op>
+ShardedStatus sharded_scan(const Shard<T>* shards, int count, zoo::ScanKind kind, T initial) {
+  ShardedStatus status;
+  if (shards == nullptr || count < 1) status.cuda = cudaErrorInvalidValue;
+  for (int i = 0; i < count && status.ok(); ++i) {
+    const Shard<T>& s = shards[i];
+    if (s.n < 0 || (s.n > 0 && (s.in == nullptr || s.out == nullptr)) || s.workspace == nullptr)
+      status.cuda = cudaErrorInvalidValue;
+  }
+  int caller_device = 0;
+  if (status.ok()) status.cuda = cudaGetDevice(&caller_device);
+  if (!status.ok()) return status;
+  std::vector<ShardPlan<T>> plans(count);
+  status = reduce_shards<T, Op>(shards, count, plans);
+  if (status.ok()) status = exchange_totals(shards, count, plans);
+  if (status.ok()) status = scan_shards<T, Op>(shards, count, plans, kind, initial);
   const cudaError_t restored = cudaSetDevice(caller_device);
   if (status.ok()) status.cuda = restored;
   return status;
