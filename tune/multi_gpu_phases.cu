@@ -31,7 +31,7 @@ int main(int argc, char** argv) {
   detail::g_timeout_s = options.timeout_s;
   detail::ensure_cuda_device();
   detail::set_up_gpus(session);
-  std::vector<detail::Gpu>& gpus = session.gpus;
+  std::vector<Gpu>& gpus = session.gpus;
   const int reps = options.reps > 0 ? options.reps : 30;
   std::map<int, scan_zoo::Workspace> workspaces;
   for (const std::int64_t n : options.sizes) {
@@ -66,7 +66,7 @@ int main(int argc, char** argv) {
     std::array<std::vector<float>, 4> times;  // reduce, exchange, scan, total
     for (int rep = -options.warmup; rep < reps; ++rep) {
       detail::agree(gpus, 0, ncclSum, "the barrier before a rep");
-      for (detail::Gpu& gpu : gpus) {
+      for (Gpu& gpu : gpus) {
         ZOO_CUDA(cudaSetDevice(gpu.device));
         if (!options.hot) gpu.flusher.flush(gpu.stream);
       }
@@ -102,6 +102,6 @@ int main(int argc, char** argv) {
     for (auto& per_gpu : marks)
       for (cudaEvent_t& mark_event : per_gpu) ZOO_CUDA(cudaEventDestroy(mark_event));
   }
-  for (detail::Gpu& gpu : gpus) ncclCommDestroy(gpu.comm);
+  for (Gpu& gpu : gpus) ncclCommDestroy(gpu.comm);
   return kExitPass;
 }
