@@ -246,15 +246,16 @@ def plot_multi_gpu(timing):
     ok = passed(rows)
     spread = ok[ok["variant"].str.startswith("multi_gpu_")]
     gpus = int(spread["gpus"].max()) if len(spread) else 1
+    on = f"{gpus} GPU" + ("s" if gpus > 1 else "")
     fig, ax = plt.subplots(figsize=(10, 6))
     ceiling = ok[ok["variant"] == "multi_gpu_memcpy"].sort_values("n")
     ax.plot(ceiling["n"], ceiling["gbps"], color="black", linewidth=2.5,
-            label=f"multi_gpu_memcpy: every GPU copies its shard (ceiling, {gpus} GPUs)")
+            label=f"multi_gpu_memcpy: every GPU copies its shard (ceiling, {on})")
     ax.plot(ceiling["n"], ceiling["gbps"] * 2 / 3, color="black", linestyle=":",
             label="2/3 of the ceiling: the 3-access bound of a scan whose shard totals are unknown")
     for variant, style, what in (
-            ("multi_gpu_scan", dict(color="tab:blue", marker="o"), f"reduce, exchange, scan ({gpus} GPUs)"),
-            ("multi_gpu_scan_then_add", dict(color="tab:orange", marker="s"), f"scan, exchange, add ({gpus} GPUs)"),
+            ("multi_gpu_scan", dict(color="tab:blue", marker="o"), f"reduce, exchange, scan ({on})"),
+            ("multi_gpu_scan_then_add", dict(color="tab:orange", marker="s"), f"scan, exchange, add ({on})"),
             ("single_pass_scan_tuned", dict(color="tab:green", marker="^", linestyle="--"), "one GPU, where N fits")):
         data = ok[ok["variant"] == variant].sort_values("n")
         ax.plot(data["n"], data["gbps"], markersize=4, label=f"{variant}: {what}", **style)
@@ -262,8 +263,8 @@ def plot_multi_gpu(timing):
     ax.set_xlabel("N (elements, global)")
     ax.set_ylabel("aggregate GB/s (2 · N · element size / median time)")
     ax.set_ylim(bottom=0)
-    ax.set_title(title(header, f"A scan across {gpus} GPUs ({sweep_label(rows)})"), fontsize=10)
-    ax.legend(loc="upper left", fontsize=8)
+    ax.set_title(title(header, f"A scan across {on} ({sweep_label(rows)})"), fontsize=10)
+    ax.legend(loc="lower right", fontsize=8)
     fig.tight_layout()
     out = timing.parent / "aggregate_gbps.png"
     fig.savefig(out, dpi=120)
