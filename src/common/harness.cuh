@@ -221,6 +221,32 @@ constexpr int kMaxReps = 300;
 constexpr double kAutoBudgetS = 0.25;
 constexpr int kHotBatch = 10;  // hot reps enqueued per host synchronization
 
+// The command line into `options`; a usage error is printed with the usage text (exit code 2).
+inline bool parse_options(int argc, char** argv, const std::string& variant, Options& options) {
+  try {
+    options = parse_command_line(argc, argv);
+    return true;
+  } catch (const UsageError& error) {
+    std::fprintf(stderr, "%s: error: %s\n\n%s", variant.c_str(), error.what(), usage_text().c_str());
+    return false;
+  }
+}
+
+// --budget-ms: the largest N run so far per (type, op, mode) and its time (RunTimes), and whether
+// n, extrapolated linearly from it, would take longer than the budget (said on stderr).
+using RunTimes = std::map<std::string, std::pair<std::int64_t, double>>;
+inline bool over_budget(const Options& options, const RunTimes& run_ms, const std::string& key, std::int64_t n,
+                        const std::string& label) {
+  const auto previous = run_ms.find(key);
+  if (options.budget_ms <= 0 || previous == run_ms.end() || previous->second.first >= n) return false;
+  const double predicted_ms = previous->second.second * double(n) / double(previous->second.first);
+  if (predicted_ms <= options.budget_ms) return false;
+  std::fprintf(stderr, "%s: skipped: one run would take ~%.0f ms (n=%lld took %.1f ms), over --budget-ms %.0f\n",
+               label.c_str(), predicted_ms, static_cast<long long>(previous->second.first), previous->second.second,
+               options.budget_ms);
+  return true;
+}
+
 struct Session {
   Options options;
   std::string variant;
@@ -229,7 +255,7 @@ struct Session {
   int exit_code = kExitPass;
   // For --budget-ms: the largest N verified so far per (type, op, mode), and its run time (the
   // timed median; the verified run's wall time where nothing is timed, --check-only).
-  std::map<std::string, std::pair<std::int64_t, double>> run_ms;
+  RunTimes run_ms;
 };
 
 // Times run_once() (which enqueues one whole scan on session.stream) by the protocol of
@@ -393,15 +419,9 @@ int run_combination(Session& session, ScanKind kind, std::int64_t n, const T* fi
   // ---- budget: a slow variant stops growing N once one run would take too long ----
   const std::string combination_key = row.type + " " + row.op + " " + row.mode;
   auto previous = session.run_ms.find(combination_key);
-  if (options.budget_ms > 0 && previous != session.run_ms.end() && previous->second.first < n) {
-    const double predicted_ms = previous->second.second * double(n) / double(previous->second.first);
-    if (predicted_ms > options.budget_ms) {
-      std::fprintf(stderr, "%s: skipped: one run would take ~%.0f ms (n=%lld took %.1f ms), over --budget-ms %.0f\n",
-                   label.c_str(), predicted_ms, static_cast<long long>(previous->second.first),
-                   previous->second.second, options.budget_ms);
-      print_untimed_row(row, "SKIPPED(over-budget)");
-      return kExitPass;
-    }
+  if (over_budget(options, session.run_ms, combination_key, n, label)) {
+    print_untimed_row(row, "SKIPPED(over-budget)");
+    return kExitPass;
   }
 
   // ---- memory: check first, so a size that cannot fit gets a clear answer ----
@@ -542,12 +562,7 @@ template <class Variant>
 int harness_main(int argc, char** argv, const char* variant_file) {
   Session session;
   session.variant = variant_name_from_file(variant_file);
-  try {
-    session.options = parse_command_line(argc, argv);
-  } catch (const UsageError& error) {
-    std::fprintf(stderr, "%s: error: %s\n\n%s", session.variant.c_str(), error.what(), usage_text().c_str());
-    return kExitUsage;
-  }
+  if (!parse_options(argc, argv, session.variant, session.options)) return kExitUsage;
   Options& options = session.options;
   if (options.gpus > 0 || options.rank >= 0) {
     std::fprintf(stderr, "%s: error: --gpus, --nccl-id and --rank are for the multi-GPU binaries (multi_gpu_*)\n",

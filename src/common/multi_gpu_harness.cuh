@@ -115,7 +115,7 @@ struct MultiGpuSession {
   int world = 1;          // every process's GPUs together
   bool prints_rows = true;  // the process of rank 0
   int exit_code = kExitPass;
-  std::map<std::string, std::pair<std::int64_t, double>> run_ms;  // --budget-ms, as harness.cuh
+  RunTimes run_ms;  // --budget-ms, as harness.cuh
 };
 
 // Waits for every GPU's queued work, with the watchdog of harness.cuh: a step longer than
@@ -416,15 +416,9 @@ int run_multi_gpu_combination(MultiGpuSession& session, ScanKind kind, std::int6
     return kExitPass;
   }
   const std::string combination_key = row.type + " " + row.op + " " + row.mode;
-  auto previous = session.run_ms.find(combination_key);
-  if (options.budget_ms > 0 && previous != session.run_ms.end() && previous->second.first < n) {
-    const double predicted_ms = previous->second.second * double(n) / double(previous->second.first);
-    if (predicted_ms > options.budget_ms) {
-      std::fprintf(stderr, "%s: skipped: one run would take ~%.0f ms, over --budget-ms %.0f\n", label.c_str(),
-                   predicted_ms, options.budget_ms);
-      print("SKIPPED(over-budget)");
-      return kExitPass;
-    }
+  if (over_budget(options, session.run_ms, combination_key, n, label)) {
+    print("SKIPPED(over-budget)");
+    return kExitPass;
   }
 
   // ---- shards and memory: every GPU checks its own, then all agree ----
@@ -577,12 +571,7 @@ template <class Variant>
 int multi_gpu_main(int argc, char** argv, const char* variant_file) {
   MultiGpuSession session;
   session.variant = variant_name_from_file(variant_file);
-  try {
-    session.options = parse_command_line(argc, argv);
-  } catch (const UsageError& error) {
-    std::fprintf(stderr, "%s: error: %s\n\n%s", session.variant.c_str(), error.what(), usage_text().c_str());
-    return kExitUsage;
-  }
+  if (!parse_options(argc, argv, session.variant, session.options)) return kExitUsage;
   Options& options = session.options;
   if (options.help) {
     std::printf("%s: a scan across GPUs of scan-zoo (tile: %lld items; element types: %s)\n\n%s",
