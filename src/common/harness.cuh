@@ -247,6 +247,38 @@ inline bool over_budget(const Options& options, const RunTimes& run_ms, const st
   return true;
 }
 
+// One (type, op, mode, N) of the command line, with its row and, when the variant cannot run
+// it, why (known before any GPU is touched).
+struct Combination {
+  RowLabel row;
+  ScanKind kind;
+  const char* unsupported;
+};
+
+// Every combination of the command line, in the order of the rows; reason(type, op, kind) says
+// why the variant cannot run one, or nullptr.
+template <class Reason>
+std::vector<Combination> list_combinations(const Options& options, const std::string& variant, Reason&& reason) {
+  std::vector<Combination> combinations;
+  for (const std::string& type : options.types)
+    for (const std::string& op : options.ops)
+      for (ScanKind kind : options.kinds) {
+        const char* unsupported = reason(type, op, kind);
+        for (std::int64_t n : options.sizes)
+          combinations.push_back({{variant, type, op, scan_kind_name(kind), n}, kind, unsupported});
+      }
+  return combinations;
+}
+
+// An unsupported combination's message, and its WAIVED row where this process prints rows.
+inline int waive(const Combination& combination, bool prints_rows) {
+  const RowLabel& row = combination.row;
+  std::fprintf(stderr, "%s %s %s %s: not supported: %s\n", row.variant.c_str(), row.type.c_str(), row.op.c_str(),
+               row.mode.c_str(), combination.unsupported);
+  if (prints_rows) print_untimed_row(row, "WAIVED");
+  return kExitUnsupported;
+}
+
 struct Session {
   Options options;
   std::string variant;
@@ -607,34 +639,25 @@ int harness_main(int argc, char** argv, const char* variant_file) {
   }
 
   // Unsupported combinations are known without a GPU: WAIVED rows, exit code 3.
-  struct Combination {
-    std::string type, op;
-    ScanKind kind;
-    std::int64_t n;
-    const char* unsupported;
-  };
-  std::vector<Combination> combinations;
-  for (const std::string& type : options.types)
-    for (const std::string& op : options.ops)
-      for (ScanKind kind : options.kinds)
-        for (std::int64_t n : options.sizes) {
-          const char* reason = nullptr;
-          with_type(type, AllTypes{}, [&](auto t) {
-            using T = decltype(t);
-            if constexpr (!contains<T>(typename Variant::Types{})) {
-              reason = "this variant is not built for this element type";
-            } else {
-              with_op(op, AllOps{}, [&](auto o) {
-                using Problem = typename Variant::template Problem<T, decltype(o)>;
-                reason = Problem::unsupported_reason(kind);
-                if (!reason) reason = Variant::template unsupported_reason<T, decltype(o)>(kind);
-                if (!reason && options.in_place && !Problem::kRunsInPlace)
-                  reason = "this problem does not run in place (--in-place)";
-              });
-            }
-          });
-          combinations.push_back({type, op, kind, n, reason});
-        }
+  std::vector<Combination> combinations =
+      list_combinations(options, session.variant, [&](const std::string& type, const std::string& op, ScanKind kind) {
+        const char* reason = nullptr;
+        with_type(type, AllTypes{}, [&](auto t) {
+          using T = decltype(t);
+          if constexpr (!contains<T>(typename Variant::Types{})) {
+            reason = "this variant is not built for this element type";
+          } else {
+            with_op(op, AllOps{}, [&](auto o) {
+              using Problem = typename Variant::template Problem<T, decltype(o)>;
+              reason = Problem::unsupported_reason(kind);
+              if (!reason) reason = Variant::template unsupported_reason<T, decltype(o)>(kind);
+              if (!reason && options.in_place && !Problem::kRunsInPlace)
+                reason = "this problem does not run in place (--in-place)";
+            });
+          }
+        });
+        return reason;
+      });
   const bool any_supported = std::any_of(combinations.begin(), combinations.end(),
                                          [](const Combination& c) { return c.unsupported == nullptr; });
 
@@ -645,24 +668,21 @@ int harness_main(int argc, char** argv, const char* variant_file) {
 
   for (const Combination& combination : combinations) {
     RowLabel& row = current_row();
-    row = {session.variant, combination.type, combination.op, scan_kind_name(combination.kind), combination.n};
+    row = combination.row;
     if (combination.unsupported) {
-      std::fprintf(stderr, "%s %s %s %s: not supported: %s\n", row.variant.c_str(), row.type.c_str(),
-                   row.op.c_str(), row.mode.c_str(), combination.unsupported);
-      print_untimed_row(row, "WAIVED");
-      session.exit_code = worse_exit(session.exit_code, kExitUnsupported);
+      session.exit_code = worse_exit(session.exit_code, waive(combination, true));
       continue;
     }
-    with_type(combination.type, AllTypes{}, [&](auto t) {
+    with_type(row.type, AllTypes{}, [&](auto t) {
       using T = decltype(t);
       if constexpr (contains<T>(typename Variant::Types{})) {
         const T* file_input = file_bytes.empty() ? nullptr : reinterpret_cast<const T*>(file_bytes.data());
-        with_op(combination.op, AllOps{}, [&](auto o) {
+        with_op(row.op, AllOps{}, [&](auto o) {
           // The row names what the problem does (a sort's rows say "sort", not "sum").
           using Problem = typename Variant::template Problem<T, decltype(o)>;
           row.op = Problem::op_label();
           row.mode = Problem::mode_label(combination.kind);
-          int code = run_combination<Variant, T, decltype(o)>(session, combination.kind, combination.n, file_input);
+          int code = run_combination<Variant, T, decltype(o)>(session, combination.kind, row.n, file_input);
           session.exit_code = worse_exit(session.exit_code, code);
         });
       }

@@ -587,24 +587,16 @@ int multi_gpu_main(int argc, char** argv, const char* variant_file) {
   g_timeout_s = options.timeout_s;
 
   // Unsupported combinations are known without a GPU (WAIVED rows, exit 3), as in harness.cuh.
-  struct Combination {
-    RowLabel row;
-    ScanKind kind;
-    const char* unsupported;
-  };
-  std::vector<Combination> combinations;
-  for (const std::string& type : options.types)
-    for (const std::string& op : options.ops)
-      for (ScanKind kind : options.kinds)
-        for (std::int64_t n : options.sizes) {
-          const char* reason = nullptr;
-          with_type(type, AllTypes{}, [&](auto t) {
-            if constexpr (!contains<decltype(t)>(typename Variant::Types{}))
-              reason = "this variant is not built for this element type";
-          });
-          if (!reason && options.in_place && Variant::kIsCopy) reason = "a copy does not run in place (--in-place)";
-          combinations.push_back({{session.variant, type, op, scan_kind_name(kind), n, 1}, kind, reason});
-        }
+  std::vector<Combination> combinations =
+      list_combinations(options, session.variant, [&](const std::string& type, const std::string&, ScanKind) {
+        const char* reason = nullptr;
+        with_type(type, AllTypes{}, [&](auto t) {
+          if constexpr (!contains<decltype(t)>(typename Variant::Types{}))
+            reason = "this variant is not built for this element type";
+        });
+        if (!reason && options.in_place && Variant::kIsCopy) reason = "a copy does not run in place (--in-place)";
+        return reason;
+      });
   const bool any_supported = std::any_of(combinations.begin(), combinations.end(),
                                          [](const Combination& c) { return c.unsupported == nullptr; });
   if (options.device_info || any_supported) ensure_cuda_device();
@@ -615,10 +607,7 @@ int multi_gpu_main(int argc, char** argv, const char* variant_file) {
     RowLabel& row = combination.row;
     row.gpus = session.world;
     if (combination.unsupported) {
-      std::fprintf(stderr, "%s %s %s %s: not supported: %s\n", row.variant.c_str(), row.type.c_str(), row.op.c_str(),
-                   row.mode.c_str(), combination.unsupported);
-      if (session.prints_rows) print_untimed_row(row, "WAIVED");
-      session.exit_code = worse_exit(session.exit_code, kExitUnsupported);
+      session.exit_code = worse_exit(session.exit_code, waive(combination, session.prints_rows));
       continue;
     }
     if (session.prints_rows) current_row() = row;  // a fatal error's row: printed once, by rank 0
