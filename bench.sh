@@ -124,6 +124,7 @@ for binary in "${binaries[@]}"; do
     timeout --kill-after=5 "$process_limit" "$binary" "$list" --type "$type" --op "$op" "--$mode" \
       --timeout "$timeout_s" --budget-ms "$budget_ms" $hot $in_place "${gpu_args[@]}" >"$tmp.rows" 2>"$tmp.err" &
     child=$!
+    child_started=$SECONDS
     wait "$child"
     rc=$?
     child=""
@@ -140,7 +141,10 @@ for binary in "${binaries[@]}"; do
       remaining=("${remaining[@]:$done_rows}")
     else
       case $rc in
-        124|137) status="HANG(process-limit-${process_limit}s)" ;;
+        124) status="HANG(process-limit-${process_limit}s)" ;;
+        # SIGKILL: timeout's, after the limit and its grace, or another's (the out-of-memory killer).
+        137) if [ $((SECONDS - child_started)) -ge "$process_limit" ]; then status="HANG(process-limit-${process_limit}s)"
+             else status="KILLED(exit-137)"; fi ;;
         *) status="ERROR(exit-$rc)" ;;
       esac
       echo "$name $type $op $mode ${remaining[$done_rows]} 0 nan nan nan nan $status $spread" >>"$tmp"

@@ -112,3 +112,16 @@ def test_multi_gpu_binaries_get_gpus_and_are_left_out_by_default(tmp_path):
     result = bench(bin_dir, out)
     assert result.returncode == 0, result.stderr
     assert set(pd.read_csv(out, sep=r"\s+", comment="#")["variant"]) == {"plain"}
+
+
+def test_a_process_killed_before_the_limit_is_not_called_a_hang(tmp_path):
+    """SIGKILL from elsewhere (the out-of-memory killer) is KILLED, not a process-limit HANG."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    stub(bin_dir, "killed", f'for n in "${{sizes[@]}}"; do [ $n = 2048 ] && kill -KILL $$; {ROW}; done')
+    out = tmp_path / "timing.txt"
+    result = bench(bin_dir, out, "--process-limit", "60")
+    assert result.returncode == 0, result.stderr
+    table = pd.read_csv(out, sep=r"\s+", comment="#")
+    status = dict(zip(table["n"], table["status"]))
+    assert status == {1024: "PASS", 2048: "KILLED(exit-137)", 4096: "PASS"}, status

@@ -411,6 +411,19 @@ void write_output_file(const std::string& path, const T* data, std::int64_t n) {
   }
 }
 
+// The host memory a new allocation can get without swapping or the out-of-memory killer
+// (/proc/meminfo's MemAvailable); unlimited where the system does not say.
+inline std::size_t available_host_bytes() {
+  std::FILE* file = std::fopen("/proc/meminfo", "r");
+  if (!file) return SIZE_MAX;
+  char line[256];
+  unsigned long long kib = 0;
+  bool found = false;
+  while (!found && std::fgets(line, sizeof line, file)) found = std::sscanf(line, "MemAvailable: %llu kB", &kib) == 1;
+  std::fclose(file);
+  return found ? static_cast<std::size_t>(kib) * 1024 : SIZE_MAX;
+}
+
 // Names the input stream of one combination: fresh data for every (type, op, mode, n), the same
 // data for every variant, so a failure can be replayed and compared across variants.
 inline std::uint64_t combination_seed(std::uint64_t seed, const RowLabel& row) {
@@ -472,9 +485,12 @@ int run_combination(Session& session, ScanKind kind, std::int64_t n, const T* fi
     print_untimed_row(row, "SKIPPED(device-memory)");
     return kExitCudaOrMemory;
   }
-  if (!problem.allocate_host()) {
-    std::fprintf(stderr, "%s: not enough host memory: needs %zu bytes for inputs and output\n", label.c_str(),
-                 problem.host_bytes());
+  // Linux lends memory it may not have and kills the process that touches too much of it: ask
+  // first what is available, so that a size the host cannot hold is a row, not a killed sweep.
+  const std::size_t host_available = available_host_bytes();
+  if (problem.host_bytes() > host_available || !problem.allocate_host()) {
+    std::fprintf(stderr, "%s: not enough host memory: needs %zu bytes for inputs and output; %zu available\n",
+                 label.c_str(), problem.host_bytes(), host_available);
     print_untimed_row(row, "SKIPPED(host-memory)");
     return kExitCudaOrMemory;
   }
