@@ -1,7 +1,8 @@
 // hierarchical_warp_tiled_optimized -- register tiles, a shared-memory transpose for coalescing
-// and a warp-shuffle block scan: the seed's fastest hierarchical kernel.
+// and a warp-shuffle block scan: the fastest hierarchical kernel of the blog post "Deep dive into
+// CUDA Scan Kernels: Hierarchical and Single-Pass Variants".
 //
-// Idea (the first seed's "optimized hierarchical scan"): combine the three classic
+// Idea (that post's "optimized hierarchical scan"): combine the three classic
 // optimizations. (1) Register tiling: each thread owns 8 consecutive elements and scans them
 // serially in registers. (2) Coalescing: the tile is read with 16-byte vectors striped across
 // the threads, written to shared memory and read back transposed (thread t gets elements

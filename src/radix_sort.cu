@@ -79,8 +79,6 @@ __device__ std::uint32_t digit_of(T key, int pass) {
   return zoo::radix_digit(zoo::RadixKey<T>::ordered(key), pass);
 }
 
-__device__ int tile_valid(std::int64_t tile, std::int64_t n) { return static_cast<int>(min(kTile, n - tile * kTile)); }
-
 template <class T>
 __global__ void __launch_bounds__(kThreads)
     radix_histogram_kernel(const T* keys, std::int64_t n, int pass, std::uint32_t* counts, Spans spans) {
@@ -89,7 +87,7 @@ __global__ void __launch_bounds__(kThreads)
   __syncthreads();
   for (std::int64_t tile = spans.first_tile(); tile < spans.end_tile(); ++tile) {
     const T* tile_keys = keys + tile * kTile;
-    const int valid = tile_valid(tile, n);
+    const int valid = zoo::tile_extent(tile * kTile, n, kTile);
 #pragma unroll
     for (int k = 0; k < kItems; ++k) {
       const int i = k * kThreads + threadIdx.x;
@@ -125,7 +123,7 @@ __global__ void __launch_bounds__(kThreads, kScatterBlocksPerSM)
   for (std::int64_t tile = spans.first_tile(); tile < spans.end_tile(); ++tile) {
     const int warp_begin = warp * kWarpKeys;
     const T* warp_in = in + tile * kTile + warp_begin;
-    const int valid = tile_valid(tile, n) - warp_begin;  // of this warp's keys
+    const int valid = zoo::tile_extent(tile * kTile, n, kTile) - warp_begin;  // of this warp's keys
     T keys[kItems] = {};
     // Rank k among this warp's keys with the same digit (< 512): two 16-bit ranks per register.
     std::uint32_t ranks[kItems / 2] = {};
@@ -178,7 +176,7 @@ __global__ void __launch_bounds__(kThreads, kScatterBlocksPerSM)
         sorted[warp_digits[warp][digit_of(keys[k], pass)] + (ranks[k / 2] >> (k % 2 * 16) & 0xFFFFu)] = keys[k];
     __syncthreads();
     // The keys of one digit leave as one run of consecutive addresses.
-    for (int i = threadIdx.x; i < tile_valid(tile, n); i += kThreads) {
+    for (int i = threadIdx.x; i < zoo::tile_extent(tile * kTile, n, kTile); i += kThreads) {
       const T key = sorted[i];
       out[destination[digit_of(key, pass)] + i] = key;
     }
@@ -218,9 +216,7 @@ struct RadixSort : zoo::VariantDefaults {
 
   template <class T, class Op>
   static std::size_t workspace_bytes(std::int64_t n) {
-    zoo::WorkspaceCarver counter;
-    layout<T>(counter, n);
-    return counter.bytes();
+    return zoo::bytes_of_layout([&](zoo::WorkspaceCarver& counter) { layout<T>(counter, n); });
   }
 
   template <class T>

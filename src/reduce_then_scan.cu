@@ -34,7 +34,7 @@ template <class T, class Op>
 __global__ void __launch_bounds__(ReduceScanTile::kThreads)
     reduce_tiles(const T* __restrict__ in, T* __restrict__ tile_totals, std::int64_t n) {
   const std::int64_t tile_begin = std::int64_t(blockIdx.x) * ReduceScanTile::kTileItems;
-  const int valid = static_cast<int>(min(std::int64_t(ReduceScanTile::kTileItems), n - tile_begin));
+  const int valid = zoo::tile_extent(tile_begin, n, ReduceScanTile::kTileItems);
   const T total = ReduceScanTile::reduce_tile<T, Op>(in + tile_begin, valid);
   if (threadIdx.x == 0) tile_totals[blockIdx.x] = total;
 }
@@ -53,7 +53,7 @@ __global__ void __launch_bounds__(ReduceScanTile::kThreads)
     scan_tiles_from_carries(const T* __restrict__ in, T* __restrict__ out, const T* __restrict__ carries,
                             std::int64_t n, bool exclusive) {
   const std::int64_t tile_begin = std::int64_t(blockIdx.x) * ReduceScanTile::kTileItems;
-  const int valid = static_cast<int>(min(std::int64_t(ReduceScanTile::kTileItems), n - tile_begin));
+  const int valid = zoo::tile_extent(tile_begin, n, ReduceScanTile::kTileItems);
   ReduceScanTile::scan_tile<T, Op>(in + tile_begin, out + tile_begin, valid, exclusive, ScannedCarry<T>{carries});
 }
 
@@ -74,10 +74,10 @@ struct ReduceThenScan : zoo::VariantDefaults {
 
   template <class T, class Op>
   static std::size_t workspace_bytes(std::int64_t n) {
-    zoo::WorkspaceCarver counter;
-    zoo::Workspace totals_workspace;
-    layout<T, Op>(counter, zoo::ceil_div<std::int64_t>(n, kTileItems), totals_workspace);
-    return counter.bytes();
+    return zoo::bytes_of_layout([&](zoo::WorkspaceCarver& counter) {
+      zoo::Workspace totals_workspace;
+      layout<T, Op>(counter, zoo::ceil_div<std::int64_t>(n, kTileItems), totals_workspace);
+    });
   }
 
   template <class T, class Op>

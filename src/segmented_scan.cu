@@ -83,9 +83,9 @@ __global__ void __launch_bounds__(kThreads)
   const Op op;
   const T identity = Op::template identity<T>();
   const std::uint32_t tile = blockIdx.x;
-  if (tile == zoo::detail::g_silent_tile) return;  // test-only (--inject-hang): never publishes
+  if (tile == zoo::g_silent_tile) return;  // test-only (--inject-hang): never publishes
   const std::int64_t begin = std::int64_t(tile) * kTile;
-  const int valid = static_cast<int>(min(kTile, n - begin));
+  const int valid = zoo::tile_extent(begin, n, kTile);
 
   T items[kItems];
   Values<T>::load(values + begin, valid, items, identity);

@@ -93,7 +93,7 @@ __global__ void __launch_bounds__(Tile::kThreads) cluster_scan_kernel(const T* i
 
   // 1-3. Load and scan the tile (the loads are in flight while the cluster barrier completes).
   const std::int64_t begin = std::int64_t(rank) * Tile::kTileItems;
-  const int valid = static_cast<int>(min(Tile::kTileItems, n - begin));
+  const int valid = zoo::tile_extent(begin, n, Tile::kTileItems);
   T items[Tile::kItems];
   Tile::load(in + begin, valid, items, Op::template identity<T>());
   const T warp_total = Tile::scan_warp<T, Op>(items, exclusive);

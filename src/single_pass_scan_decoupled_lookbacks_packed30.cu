@@ -1,7 +1,8 @@
 // single_pass_scan_decoupled_lookbacks_packed30 -- the warp-window look-back over a one-field
 // 32-bit descriptor: a 2-bit status and a 30-bit value in one word.
 //
-// Idea (the compact descriptor of the ScanBox thesis, the fourth seed): a 64-bit descriptor
+// Idea (the compact descriptor of J. V. Contini, "ScanBox: a tunable and portable GPU prefix scan
+// implementation in Vulkan and WebGPU", UC Santa Cruz, 2025): a 64-bit descriptor
 // doubles the look-back's memory traffic for 32-bit data; packing the status into the top 2 bits
 // of a 32-bit word leaves 30 bits for the value, read and written in one relaxed atomic access.
 // What it cannot hold: any float (all 32 bits are needed), and any integer tile total or prefix

@@ -1,7 +1,8 @@
 // single_pass_scan_decoupled_lookbacks_two_field -- the warp-window look-back over a two-field
 // descriptor: status and value in separate words, ordered by release and acquire.
 //
-// Idea (the descriptor of the third seed, and CUB's for values too wide to pack): when the value
+// Idea (the descriptor of a blog post on the Blelloch scan, warp scans and decoupled look-back,
+// and CUB's for values too wide to pack): when the value
 // cannot share an atomic word with the status (any 64-bit type, a struct), the value is stored
 // first and the status after it with release semantics (here an atomic exchange with release
 // order, which reaches the pollers sooner than a store: tile_state.cuh); a reader loads the

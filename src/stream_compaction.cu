@@ -55,9 +55,9 @@ __global__ void __launch_bounds__(kThreads)
                       std::uint32_t tiles) {
   const zoo::KeepPositive keep;
   const std::uint32_t tile = blockIdx.x;
-  if (tile == zoo::detail::g_silent_tile) return;  // test-only (--inject-hang): never publishes
+  if (tile == zoo::g_silent_tile) return;  // test-only (--inject-hang): never publishes
   const std::int64_t begin = std::int64_t(tile) * kTile;
-  const int valid = static_cast<int>(min(kTile, n - begin));
+  const int valid = zoo::tile_extent(begin, n, kTile);
 
   T items[kItems];
   Values<T>::load(in + begin, valid, items, T(0));  // the padding (0) is not kept

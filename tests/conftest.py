@@ -8,6 +8,7 @@ import os
 import random
 import re
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 BIN = ROOT / "bin"
 TEST_BIN = ROOT / "build" / "tests"
-ROW_FIELDS = ["variant", "type", "op", "mode", "n", "reps", "median_ms", "min_ms", "max_ms", "gbps", "status", "gpus"]
+sys.path.insert(0, str(ROOT / "scripts"))
+from timing_table import COLUMNS as ROW_FIELDS  # noqa: E402  (the timing.txt schema, one list)
 VARIANTS = sorted(p.stem for p in (ROOT / "src").glob("*.cu"))
 TYPES = ["int32", "float32"]
 OPS = ["sum", "max", "min"]

@@ -11,7 +11,9 @@ import pytest
 
 from conftest import ROOT
 
-DEVICE_INFO = 'if [ "$1" = --device-info ]; then echo "# gpu: Stub GPU"; exit 0; fi'
+DEVICE_INFO = ('if [ "$1" = --device-info ]; then echo "# gpu: Stub GPU"; exit 0; fi\n'
+               'if [ "$1" = --help ]; then echo "stdout: one row per combination: '
+               'variant type op mode n reps median_ms min_ms max_ms gbps status gpus"; exit 0; fi')
 ROW = 'echo "$NAME int32 sum inclusive $n 10 0.5 0.4 0.6 16.0 PASS 1"'
 
 

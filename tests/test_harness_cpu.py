@@ -6,7 +6,7 @@ import subprocess
 import numpy as np
 import pytest
 
-from conftest import BIN, ROOT, TEST_BIN, VARIANTS, parse_rows, run
+from conftest import BIN, ROOT, ROW_FIELDS, TEST_BIN, VARIANTS, parse_rows, run
 
 SELFTEST = TEST_BIN / "harness_selftest"
 
@@ -63,6 +63,14 @@ def test_usage_errors_exit_2(args, message):
     assert message in result.stderr
     assert "usage:" in result.stderr
     assert result.stdout == "", "a usage error must not print a result row"
+
+
+def test_the_row_columns_are_one_list():
+    """The columns a binary states in --help (rows.hpp) are the ones the scripts read
+    (timing_table.COLUMNS, which the tests use too)."""
+    result = run([BIN / "cub_scan", "--help"])
+    stated = re.search(r"^stdout: one row per combination: (.*)$", result.stdout, re.M).group(1).split()
+    assert stated == ROW_FIELDS
 
 
 def test_help_exits_0_and_documents_exit_codes():

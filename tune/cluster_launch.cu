@@ -17,8 +17,6 @@
 namespace zoo::probe {
 namespace {
 
-using namespace zoo::detail;
-
 constexpr int kThreads = 512;
 
 __global__ void __launch_bounds__(kThreads) empty_kernel() {}
@@ -41,13 +39,13 @@ int probe_main(int argc, char** argv) {
   std::printf("# scan-zoo cluster launch probe (tune/cluster_launch.cu)\n");
   print_device_info();
   std::printf("# l2: %s\n", session.options.hot ? "hot" : "cold");
-  std::printf("variant type op mode n reps median_ms min_ms max_ms gbps status\n");
+  std::printf("variant type op mode n reps median_ms min_ms max_ms gbps status gpus\n");
   for (unsigned blocks : {1u, 2u, 4u, 8u, 16u}) {
     RowLabel& row = current_row();
     row = {"launch_plain", "none", "none", "empty", blocks};
     const auto measure = [&](const char* what, auto&& run_once) {
       row.variant = what;
-      const Stats stats = time_reps(session, run_once);
+      const Stats stats = time_reps(session.options, session.stream, session.flusher, run_once);
       print_row(row, stats.reps, stats.median_ms, stats.min_ms, stats.max_ms, 0.0, "PASS");
       std::fflush(stdout);
     };

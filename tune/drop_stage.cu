@@ -25,8 +25,6 @@
 namespace zoo::probe {
 namespace {
 
-using namespace zoo::detail;
-
 // A configuration whose look-back publishes and never waits: the carry-in is the identity.
 template <class Config>
 struct NoWait : Config {
@@ -45,7 +43,7 @@ struct NoWait : Config {
 template <class Tile, class T>
 __global__ void __launch_bounds__(Tile::kThreads) tile_copy_kernel(const T* in, T* out, std::int64_t n) {
   const std::int64_t begin = std::int64_t(blockIdx.x) * Tile::kTileItems;
-  const int valid = static_cast<int>(min(Tile::kTileItems, n - begin));
+  const int valid = tile_extent(begin, n, Tile::kTileItems);
   T items[Tile::kItems];
   Tile::load(in + begin, valid, items, T{});
   Tile::store(out + begin, valid, items);
@@ -71,7 +69,7 @@ int probe_main(int argc, char** argv) {
   std::printf("# scan-zoo drop-a-stage probe (tune/drop_stage.cu)\n");
   print_device_info();
   std::printf("# l2: cold\n");
-  std::printf("variant type op mode n reps median_ms min_ms max_ms gbps status\n");
+  std::printf("variant type op mode n reps median_ms min_ms max_ms gbps status gpus\n");
 
   for (std::int64_t n : session.options.sizes) {
     const std::size_t bytes = std::size_t(n) * sizeof(std::int32_t);
@@ -103,7 +101,7 @@ int probe_main(int argc, char** argv) {
 
     const auto measure = [&](const char* what, auto&& run_once) {
       row.variant = what;
-      const Stats stats = time_reps(session, run_once);
+      const Stats stats = time_reps(session.options, session.stream, session.flusher, run_once);
       print_row(row, stats.reps, stats.median_ms, stats.min_ms, stats.max_ms,
                 2.0 * double(bytes) / (stats.median_ms * 1e-3) / 1e9, "PASS");
       std::fflush(stdout);

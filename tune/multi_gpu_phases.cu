@@ -19,7 +19,7 @@
 int main(int argc, char** argv) {
   using namespace zoo;
   using T = std::int32_t;
-  detail::MultiGpuSession session;
+  MultiGpuSession session;
   session.variant = "multi_gpu_phases";
   try {
     session.options = parse_command_line(argc, argv);
@@ -28,9 +28,9 @@ int main(int argc, char** argv) {
     return kExitUsage;
   }
   const Options& options = session.options;
-  detail::g_timeout_s = options.timeout_s;
-  detail::ensure_cuda_device();
-  detail::set_up_gpus(session);
+  g_timeout_s = options.timeout_s;
+  ensure_cuda_device();
+  set_up_gpus(session);
   std::vector<Gpu>& gpus = session.gpus;
   const int reps = options.reps > 0 ? options.reps : 30;
   std::map<int, scan_zoo::Workspace> workspaces;
@@ -47,7 +47,7 @@ int main(int argc, char** argv) {
                      gpus[g].device);
         return kExitCudaOrMemory;
       }
-      detail::generate_shard<<<1024, 256, 0, gpus[g].stream>>>(ins[g].as<T>(), count, begin, options.seed);
+      generate_shard<<<1024, 256, 0, gpus[g].stream>>>(ins[g].as<T>(), count, begin, options.seed);
       ZOO_CHECK_LAUNCH();
       shards[g] = {gpus[g].device, ins[g].as<T>(), outs[g].as<T>(), count, gpus[g].comm, gpus[g].stream,
                    &workspaces[gpus[g].device]};
@@ -65,7 +65,7 @@ int main(int argc, char** argv) {
     };
     std::array<std::vector<float>, 4> times;  // reduce, exchange, scan, total
     for (int rep = -options.warmup; rep < reps; ++rep) {
-      detail::agree(gpus, 0, ncclSum, "the barrier before a rep");
+      agree(gpus, 0, ncclSum, "the barrier before a rep");
       for (Gpu& gpu : gpus) {
         ZOO_CUDA(cudaSetDevice(gpu.device));
         if (!options.hot) gpu.flusher.flush(gpu.stream);
@@ -79,7 +79,7 @@ int main(int argc, char** argv) {
       mark(2);
       check(scan_zoo::detail::scan_shards<T, Sum>(shards.data(), count, plans, ScanKind::Inclusive, T(0)));
       mark(3);
-      detail::wait_all_or_die(gpus, "a timed run");
+      wait_all_or_die(gpus, "a timed run");
       if (rep < 0) continue;
       for (int phase = 0; phase < 4; ++phase) {
         float slowest = 0;
@@ -94,7 +94,7 @@ int main(int argc, char** argv) {
     static const char* const names[] = {"phase_reduce", "phase_exchange", "phase_scan", "phase_total"};
     static const double accesses[] = {1, 0, 2, 2};
     for (int phase = 0; phase < 4; ++phase) {
-      const detail::Stats stats = detail::summarize(times[phase]);
+      const Stats stats = summarize(times[phase]);
       const double gbps = accesses[phase] > 0 ? accesses[phase] * n * sizeof(T) / (stats.median_ms * 1e-3) / 1e9 : NAN;
       print_row({names[phase], "int32", "sum", "inclusive", n, session.world}, stats.reps, stats.median_ms,
                 stats.min_ms, stats.max_ms, gbps, "PASS");

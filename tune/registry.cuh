@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "common/cuda_check.cuh"
+#include "common/workspace.cuh"
 #include "common/ops.cuh"
 
 namespace zoo::tune {

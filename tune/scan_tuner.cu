@@ -37,8 +37,6 @@
 namespace zoo::tune {
 namespace {
 
-using namespace zoo::detail;
-
 // Counts the elements where got != expected and finds the first (its index, atomically minimal).
 __global__ void compare_kernel(const std::int32_t* got, const std::int32_t* expected, std::int64_t n,
                                unsigned long long* mismatches, unsigned long long* first_bad) {
@@ -224,7 +222,7 @@ int tune_main(int argc, char** argv) {
         std::fflush(stdout);
         continue;
       }
-      const Stats stats = time_reps(session, [&] { m.run(in, out, n, workspace, stream); });
+      const Stats stats = time_reps(session.options, session.stream, session.flusher, [&] { m.run(in, out, n, workspace, stream); });
       const double gbps = 2.0 * double(bytes) / (stats.median_ms * 1e-3) / 1e9;
       print_row(row, stats.reps, stats.median_ms, stats.min_ms, stats.max_ms, gbps, "PASS");
       std::fflush(stdout);

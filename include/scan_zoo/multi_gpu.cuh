@@ -110,7 +110,7 @@ __global__ void __launch_bounds__(zoo::kWarpSize * kReduceWarps)
   for (std::int64_t run = first; run < last; ++run) {
     const std::int64_t begin = run * ReduceRun::kTileItems;
     T items[kReduceItems];
-    ReduceRun::load(in + begin, static_cast<int>(min(ReduceRun::kTileItems, n - begin)), items,
+    ReduceRun::load(in + begin, zoo::tile_extent(begin, n, ReduceRun::kTileItems), items,
                     Op::template identity<T>());
     warp_total = op(warp_total, ReduceRun::template reduce_warp<T, Op>(items));
   }
@@ -172,13 +172,11 @@ struct ShardedReserve {
   T* block_totals = nullptr;
   T* totals = nullptr;
 
-  static ShardedReserve carve(void* base, int blocks, int ranks, std::size_t& bytes) {
-    zoo::WorkspaceCarver carver(base);
+  static ShardedReserve carve(zoo::WorkspaceCarver& carver, int blocks, int ranks) {
     ShardedReserve reserve;
     reserve.arrivals = carver.take<unsigned>(1);
     reserve.block_totals = carver.take<T>(blocks);
     reserve.totals = carver.take<T>(ranks);
-    bytes = carver.bytes();
     return reserve;
   }
 };
@@ -202,15 +200,16 @@ ShardedStatus reduce_shards(const Shard<T>* shards, int count, std::vector<Shard
     const Shard<T>& s = shards[i];
     ShardPlan<T>& plan = plans[i];
     int ranks = 0, blocks = 0;
-    std::size_t reserved_bytes = 0;
     if ((status.nccl = ncclCommUserRank(s.comm, &plan.rank)) != ncclSuccess) break;
     if ((status.nccl = ncclCommCount(s.comm, &ranks)) != ncclSuccess) break;
     if ((status.cuda = cudaSetDevice(s.device)) != cudaSuccess) break;
     if ((status.cuda = reduce_blocks_per_device<T, Op>(s.device, blocks)) != cudaSuccess) break;
-    ShardedReserve<T>::carve(nullptr, blocks, ranks, reserved_bytes);
+    const std::size_t reserved_bytes =
+        zoo::bytes_of_layout([&](zoo::WorkspaceCarver& counter) { ShardedReserve<T>::carve(counter, blocks, ranks); });
     if ((status.cuda = prepare_scan<T, Op>(s.n, reserved_bytes, *s.workspace, s.stream, plan.prepared)) != cudaSuccess)
       break;
-    plan.reserve = ShardedReserve<T>::carve(plan.prepared.reserved, blocks, ranks, reserved_bytes);
+    zoo::WorkspaceCarver carver(plan.prepared.reserved);
+    plan.reserve = ShardedReserve<T>::carve(carver, blocks, ranks);
     // Fewer blocks for a small shard: a warp per run at most (an empty shard: one block, which
     // writes the identity).
     const std::int64_t runs = zoo::ceil_div<std::int64_t>(s.n, ReduceRun::kTileItems);

@@ -1,4 +1,4 @@
-// application_reference.hpp -- inputs and CPU checks of the scan applications (issue 8): the
+// application_reference.hpp -- inputs and CPU checks of the scan applications: the
 // segmented scan, stream compaction and radix sort. Host code only, unit-tested without a GPU
 // (tests/cuda/harness_selftest.cu), like reference.hpp whose generator and three-pass scan it
 // reuses.

@@ -8,6 +8,7 @@
 
 #include "cuda_check.cuh"
 #include "ops.cuh"
+#include "workspace.cuh"
 
 // The CUB functor equivalent to each zoo operator.
 template <class Op>

@@ -30,8 +30,8 @@
 #include <cstdint>
 
 #include "cuda_check.cuh"
-#include "harness.cuh"
 #include "ops.cuh"
+#include "variant.cuh"
 #include "vector_access.cuh"
 
 namespace zoo {
@@ -40,7 +40,7 @@ template <class Policy, class T, class Op>
 __global__ void __launch_bounds__(Policy::kThreads)
     hierarchy_scan_tiles(const T* in, T* out, T* tile_totals, std::int64_t n, bool exclusive) {
   const std::int64_t tile_begin = std::int64_t(blockIdx.x) * Policy::kTileItems;
-  const int valid = static_cast<int>(min(std::int64_t(Policy::kTileItems), n - tile_begin));
+  const int valid = tile_extent(tile_begin, n, Policy::kTileItems);
   const T total = Policy::template scan_tile<T, Op>(in + tile_begin, out + tile_begin, valid, exclusive);
   if (tile_totals != nullptr && threadIdx.x == 0) tile_totals[blockIdx.x] = total;
 }
@@ -83,7 +83,7 @@ __global__ void __launch_bounds__(kAddCarryThreads)
       Vec::store(chunk, k * kAddCarryThreads + threadIdx.x, vectors[k]);
     }
   } else {
-    const int valid = static_cast<int>(min(std::int64_t(kAddCarryChunk), n - chunk_begin));
+    const int valid = tile_extent(chunk_begin, n, kAddCarryChunk);
     for (int i = threadIdx.x; i < valid; i += kAddCarryThreads) chunk[i] = op(carry_of(i), chunk[i]);
   }
 }
@@ -107,11 +107,11 @@ struct Hierarchy {
 
   template <class T, class Op>
   static std::size_t workspace_bytes(std::int64_t n) {
-    WorkspaceCarver counter;
-    T* levels[kMaxLevels];
-    std::int64_t lengths[kMaxLevels];
-    layout<T>(counter, n, levels, lengths);
-    return counter.bytes();
+    return bytes_of_layout([&](WorkspaceCarver& counter) {
+      T* levels[kMaxLevels];
+      std::int64_t lengths[kMaxLevels];
+      layout<T>(counter, n, levels, lengths);
+    });
   }
 
   template <class T, class Op>

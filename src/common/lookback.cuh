@@ -18,9 +18,9 @@
 //
 // Back-off (the Backoff parameter): a poll that finds a predecessor INVALID is repeated, and a
 // tile that polls as soon as it has published mostly finds its predecessors still scanning.
-// SleepBackoff<FirstNs, PollNs> sleeps FirstNs before the first poll and PollNs between polls,
-// but only in grids of at least MinTiles tiles (in a small grid a sleep is pure latency): CUB's
-// fixed delay constructor. Measured on the H100 (bench/NOTES.md, warp window, 2^28): without
+// SleepBackoff<FirstNs, PollNs> sleeps FirstNs before the first poll and PollNs between polls:
+// CUB's fixed delay constructor. (In a small grid a sleep is pure latency: the tuned scan's
+// tables pick a spinning configuration there; bench/NOTES.md, "The tuned scan, first space".) Measured on the H100 (bench/NOTES.md, warp window, 2^28): without
 // back-off a look-back averaged 5.2 polls that found an INVALID predecessor and took 4.9 us, and
 // the scan 1.15 ms; with a 1.2 us first sleep, 0.9 such polls, 3.7 us and 0.94 ms. Every poll
 // is a load at the scan's front that the loads and stores of every other block queue with, so
@@ -44,19 +44,13 @@ struct NoBackoff {
   __device__ static void between_polls() {}
 };
 
-template <unsigned FirstNs, unsigned PollNs, unsigned MinTiles = 0>
+template <unsigned FirstNs, unsigned PollNs>
 struct SleepBackoff {
-  __device__ static bool grid_is_large() {
-    if constexpr (MinTiles == 0) return true;
-    else return gridDim.x >= MinTiles;
-  }
   __device__ static void before_first_poll() {
-    if constexpr (FirstNs > 0)
-      if (grid_is_large()) __nanosleep(FirstNs);
+    if constexpr (FirstNs > 0) __nanosleep(FirstNs);
   }
   __device__ static void between_polls() {
-    if constexpr (PollNs > 0)
-      if (grid_is_large()) __nanosleep(PollNs);
+    if constexpr (PollNs > 0) __nanosleep(PollNs);
   }
 };
 
@@ -77,7 +71,6 @@ struct ChainedCarry {
           Backoff::between_polls();
           previous = state.read(tile - 1);
         }
-        state.after_polls();
         prefix = previous.value;
       }
       state.publish(tile, kTileInclusive, Op{}(prefix, total));
@@ -111,7 +104,6 @@ __device__ T look_back_in_warp0(const State& state, std::int64_t tile, T total, 
   if (leader) state.publish(tile, closed ? kTileInclusive : kTileAggregate, total);
   Backoff::before_first_poll();
   const T prefix = walk();
-  state.after_polls();
   if (leader && !closed) state.publish(tile, kTileInclusive, Op{}(prefix, total));
   return prefix;
 }

@@ -86,7 +86,7 @@ struct Gpu {
   ncclComm_t comm = nullptr;
   cudaStream_t stream = nullptr;
   cudaEvent_t done = nullptr;  // the watchdog's
-  detail::L2Flusher flusher;
+  L2Flusher flusher;
   long long* word = nullptr;   // the barrier's and the agreements' all-reduces (kept for the process)
 };
 
@@ -105,8 +105,6 @@ struct MultiGpuVariantDefaults {
   template <class T, class Op>
   static std::size_t workspace_bytes(std::int64_t) { return 0; }
 };
-
-namespace detail {
 
 struct MultiGpuSession {
   Options options;
@@ -626,10 +624,9 @@ int multi_gpu_main(int argc, char** argv, const char* variant_file) {
   return session.exit_code;
 }
 
-}  // namespace detail
 }  // namespace zoo
 
 #define ZOO_MULTI_GPU_MAIN(...)                                                                  \
   int main(int argc, char** argv) {                                                              \
-    return ::zoo::detail::multi_gpu_main<__VA_ARGS__>(argc, argv, __FILE__);                     \
+    return ::zoo::multi_gpu_main<__VA_ARGS__>(argc, argv, __FILE__);                     \
   }

@@ -7,12 +7,22 @@
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <cuda/std/limits>
 #include <cuda/std/type_traits>
 
 namespace zoo {
 
 enum class ScanKind { Inclusive, Exclusive };
+
+template <class I>
+__host__ __device__ constexpr I ceil_div(I a, I b) { return (a + b - 1) / b; }
+
+// The elements of the tile of `tile_items` that starts at element `begin` of n: a whole tile, or
+// what is left of n in the last one.
+__host__ __device__ __forceinline__ int tile_extent(std::int64_t begin, std::int64_t n, std::int64_t tile_items) {
+  return static_cast<int>(n - begin < tile_items ? n - begin : tile_items);
+}
 
 inline const char* scan_kind_name(ScanKind kind) {
   return kind == ScanKind::Inclusive ? "inclusive" : "exclusive";
@@ -131,6 +141,20 @@ inline std::string names_of(OpList<Os...>) {
   ((names += (names.empty() ? "" : " ") + std::string(Os::name)), ...);
   return names;
 }
+// From a name on the command line to a type: contains<T>(List{}) says whether T is in the list;
+// with_type / with_op call fn(T{}) / fn(Op{}) for the one whose name matches.
+template <class T, class... Ts>
+constexpr bool contains(TypeList<Ts...>) { return (std::is_same_v<T, Ts> || ...); }
+
+template <class Fn, class... Ts>
+void with_type(const std::string& name, TypeList<Ts...>, Fn&& fn) {
+  ((name == TypeInfo<Ts>::name ? (fn(Ts{}), 0) : 0), ...);
+}
+template <class Fn, class... Os>
+void with_op(const std::string& name, OpList<Os...>, Fn&& fn) {
+  ((name == Os::name ? (fn(Os{}), 0) : 0), ...);
+}
+
 template <class List>
 inline bool is_known_name(const std::string& name, List list) {
   return (" " + names_of(list) + " ").find(" " + name + " ") != std::string::npos;

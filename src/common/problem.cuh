@@ -42,6 +42,7 @@
 #include "cuda_check.cuh"
 #include "ops.cuh"
 #include "reference.hpp"
+#include "workspace.cuh"
 
 namespace zoo {
 

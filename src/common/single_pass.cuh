@@ -21,12 +21,13 @@
 
 #include <cstdint>
 
-#include "cuda_check.cuh"
-#include "harness.cuh"
 #include "block_scan.cuh"
+#include "cuda_check.cuh"
 #include "lookback.cuh"
+#include "test_hooks.cuh"
 #include "tile_policies.cuh"
 #include "tile_state.cuh"
+#include "variant.cuh"
 #include "warp_scan.cuh"
 
 namespace zoo {
@@ -51,9 +52,9 @@ __global__ void __launch_bounds__(Tile::kThreads)
     __syncthreads();
     tile = taken;
   }
-  if (tile == detail::g_silent_tile) return;  // test-only (--inject-hang): never publishes
+  if (tile == g_silent_tile) return;  // test-only (--inject-hang): never publishes
   const std::int64_t tile_begin = tile * Tile::kTileItems;
-  const int valid = static_cast<int>(min(std::int64_t(Tile::kTileItems), n - tile_begin));
+  const int valid = tile_extent(tile_begin, n, Tile::kTileItems);
   Tile::template scan_tile<T, Op>(in + tile_begin, out + tile_begin, valid, exclusive,
                                   CarrySource<State<T>>{state, tile});
 }
@@ -82,10 +83,10 @@ struct SinglePassVariant : VariantDefaults {
 
   template <class T, class Op>
   static std::size_t workspace_bytes(std::int64_t n) {
-    WorkspaceCarver counter;
-    unsigned* ticket;
-    layout<T>(counter, n, ticket);
-    return counter.bytes();
+    return bytes_of_layout([&](WorkspaceCarver& counter) {
+      unsigned* ticket;
+      layout<T>(counter, n, ticket);
+    });
   }
 
   template <class T, class Op>

@@ -11,7 +11,7 @@
 //     zeroed once, when allocated; each run takes a new epoch, so no run needs a reset launch.
 //     A stale word could only match again after 2^30 more runs on the same workspace.
 //
-// Four layouts, one interface (publish / read / after_polls, device side; layout / the reset
+// Four layouts, one interface (publish / read, device side; layout / the reset
 // region, host; `epoch` for the three that have room for it):
 //   PackedTileState64<T>  status (and epoch) in the high 32 bits, the value's 32 bits in the low half, one
 //                         64-bit atomic word: a reader always sees a matching pair. 32-bit T.
@@ -49,11 +49,8 @@
 //                          look-back; bench/NOTES.md).
 //   AcquireRelease         release stores, acquire loads on every poll. Needed when the value
 //                          lives in another word (TwoFieldTileState).
-//   RelaxedPollsThenFence  release stores; relaxed polls, then one acquire fence once the
-//                          look-back has what it needs (a fence after relaxed loads that read a
-//                          released value synchronizes with the release, [atomics.fences]).
-//                          Measured slower than acquire polls here (1.05 ms): kept for the
-//                          tuned kernel's search, not used by a variant.
+// (Relaxed polls followed by one acquire fence were measured too, slower than acquire polls:
+// bench/NOTES.md, "The single-pass family".)
 //
 // How a descriptor word is written is the Publish parameter, and it matters more than any other
 // choice of the look-back:
@@ -83,6 +80,7 @@
 #include <unordered_map>
 
 #include "cuda_check.cuh"
+#include "workspace.cuh"
 
 namespace zoo {
 
@@ -133,10 +131,7 @@ class RunEpochs {
 template <class State>
 struct EpochTileState {
   static std::size_t workspace_bytes(std::int64_t tiles) {
-    WorkspaceCarver counter;
-    State state;
-    state.layout(counter, tiles);
-    return counter.bytes();
+    return bytes_of_layout([&](WorkspaceCarver& counter) { State{}.layout(counter, tiles); });
   }
   // With the epoch the caller chose (scan_zoo::Workspace keeps its own).
   static State for_run(const Workspace& workspace, std::int64_t tiles, std::uint32_t epoch) {
@@ -152,7 +147,7 @@ struct EpochTileState {
   }
 };
 
-enum class DescriptorSync { AcquireRelease, RelaxedPollsThenFence, Relaxed };
+enum class DescriptorSync { AcquireRelease, Relaxed };
 
 template <DescriptorSync Sync>
 struct DescriptorOrders {
@@ -160,11 +155,6 @@ struct DescriptorOrders {
       Sync == DescriptorSync::Relaxed ? cuda::memory_order_relaxed : cuda::memory_order_release;
   static constexpr cuda::memory_order kPoll =
       Sync == DescriptorSync::AcquireRelease ? cuda::memory_order_acquire : cuda::memory_order_relaxed;
-  // Called once by each polling thread after its last poll.
-  __device__ static void after_polls() {
-    if constexpr (Sync == DescriptorSync::RelaxedPollsThenFence)
-      cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
-  }
 };
 
 enum class Publish { Store, Exchange, ExchangeFence };

@@ -22,6 +22,7 @@
 
 #include "cuda_check.cuh"
 #include "tuned_table.cuh"
+#include "workspace.cuh"
 
 namespace zoo {
 

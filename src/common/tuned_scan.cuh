@@ -69,6 +69,7 @@
 #include "register_tile.cuh"
 #include "tile_state.cuh"
 #include "warp_scan.cuh"
+#include "workspace.cuh"
 
 namespace zoo {
 
@@ -133,7 +134,7 @@ __global__ void __launch_bounds__(Config::kThreads)
   const Op op;
   const std::uint32_t tile = blockIdx.x;
   const std::int64_t begin = std::int64_t(tile) * Config::kTileItems;
-  const int valid = static_cast<int>(min(Config::kTileItems, n - begin));
+  const int valid = tile_extent(begin, n, Config::kTileItems);
   T items[Config::kItems];
 
   // 1-3. Load, scan each warp's run (Early: only reduce it for now), combine the warp totals.

@@ -1,0 +1,58 @@
+// rows.hpp -- what a zoo binary tells its caller: the exit codes (README, "Exit codes") and the
+// result row of the timing.txt schema (README, "Benchmarking: bench.sh and timing.txt"). Host
+// code only.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+
+namespace zoo {
+
+// One meaning each (README "Exit codes"). In a list run the worst outcome wins: 5, 4, 1, 3, 0.
+enum ExitCode : int {
+  kExitPass = 0,
+  kExitVerifyFailed = 1,
+  kExitUsage = 2,
+  kExitUnsupported = 3,
+  kExitCudaOrMemory = 4,
+  kExitWatchdog = 5,
+};
+
+inline int exit_severity(int code) {
+  switch (code) {
+    case kExitWatchdog: return 4;
+    case kExitCudaOrMemory: return 3;
+    case kExitVerifyFailed: return 2;
+    case kExitUnsupported: return 1;
+    default: return 0;
+  }
+}
+inline int worse_exit(int a, int b) { return exit_severity(b) > exit_severity(a) ? b : a; }
+
+// The combination being worked on. It names the row that a fatal error still prints.
+struct RowLabel {
+  std::string variant, type, op, mode;
+  std::int64_t n = -1;  // -1: no row in progress (the global N of a multi-GPU run)
+  int gpus = 1;         // the GPUs the run was spread over
+};
+inline RowLabel& current_row() {
+  static RowLabel row;
+  return row;
+}
+
+// stdout row (the timing.txt schema):
+//   variant type op mode n reps median_ms min_ms max_ms gbps status gpus
+inline void print_row(const RowLabel& row, int reps, double median_ms, double min_ms, double max_ms,
+                      double gbps, const std::string& status) {
+  std::printf("%s %s %s %s %lld %d %.6f %.6f %.6f %.2f %s %d\n", row.variant.c_str(), row.type.c_str(),
+              row.op.c_str(), row.mode.c_str(), static_cast<long long>(row.n), reps, median_ms,
+              min_ms, max_ms, gbps, status.c_str(), row.gpus);
+  std::fflush(stdout);
+}
+inline void print_untimed_row(const RowLabel& row, const std::string& status) {
+  print_row(row, 0, NAN, NAN, NAN, NAN, status);
+}
+
+}  // namespace zoo
