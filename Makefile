@@ -1,4 +1,4 @@
-# scan-zoo build. One binary per src/*.cu (discovered by glob); see README.md.
+# scan-zoo build. One binary per src/<family>/*.cu (discovered by glob); see README.md, "Layout".
 #   make                 build every variant into bin/
 #   make test            install Python requirements if missing, build, run the pytest suite
 #                        (TESTS="tests/test_gpu.py -k in_place" runs a part of it)
@@ -32,9 +32,11 @@ NVCCFLAGS ?= -O3 -std=c++17 -lineinfo -arch=$(ARCH) -Xcompiler -Wall,-Wextra -We
 SPILL_CHECK ?= -Xptxas -warn-spills
 LDFLAGS ?= -lpthread
 
-SOURCES := $(wildcard src/*.cu)
-BINARIES := $(patsubst src/%.cu,bin/%,$(SOURCES))
-COMMON := $(wildcard src/common/*.cuh src/common/*.hpp include/scan_zoo/*.cuh)
+SOURCES := $(wildcard src/*/*.cu)
+BINARIES := $(addprefix bin/,$(basename $(notdir $(SOURCES))))
+COMMON := $(wildcard src/*/*.cuh src/*/*.hpp include/scan_zoo/*.cuh)
+# A binary's source is found in its family's folder.
+vpath %.cu $(sort $(dir $(SOURCES)))
 TEST_BINARIES := $(patsubst tests/cuda/%.cu,build/tests/%,$(wildcard tests/cuda/*.cu))
 
 EXAMPLES := $(patsubst examples/%.cu,build/examples/%,$(wildcard examples/*.cu))
@@ -43,7 +45,7 @@ EXAMPLES := $(patsubst examples/%.cu,build/examples/%,$(wildcard examples/*.cu))
 
 all: $(BINARIES)
 
-bin/%: src/%.cu $(COMMON) | bin
+bin/%: %.cu $(COMMON) | bin
 	$(NVCC) $(NVCCFLAGS) $(SPILL_CHECK) -Isrc -Iinclude -o $@ $< $(LDFLAGS)
 
 # The scans across GPUs (multi_gpu_*, and their test fixtures) talk over NCCL.
@@ -121,7 +123,7 @@ tune: all tuner python-deps
 
 # Every GPU's sweep, so that tuning on one GPU replaces that GPU's table and keeps the others'.
 tune-select: python-deps
-	$(PYTHON) scripts/tune_select.py --bench-dir bench --table src/common/tuned_table.cuh
+	$(PYTHON) scripts/tune_select.py --bench-dir bench --table src/single_pass/tuned_table.cuh
 
 # pandas, matplotlib and pytest: installed only when missing, so an offline machine that has them
 # (the GPU box) never reaches for the network.

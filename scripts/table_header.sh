@@ -18,7 +18,7 @@ echo "# nvcc: $(nvcc --version 2>/dev/null | grep -o 'release [0-9.]*' || echo u
 echo "# build_flags: $(make -s print-flags 2>/dev/null || echo unknown)"
 echo "# l2: $l2"
 echo "# sweep: $sweep"
-# The column line, as the binary states its rows in --help (src/common/rows.hpp).
+# The column line, as the binary states its rows in --help (src/core/rows.hpp).
 columns=$("$binary" --help 2>/dev/null | sed -n 's/^stdout: one row per combination: //p')
 [ -n "$columns" ] || { echo "table_header.sh: $binary --help names no row columns" >&2; exit 4; }
 echo "$columns"

@@ -39,7 +39,7 @@ def multi_gpu_files(bench_dir):
 
 
 # Scan rows say "inclusive" or "exclusive" in their mode column; the applications' rows name
-# what they do instead (segmented-inclusive, x>0, ascending: src/common/applications.cuh), so
+# what they do instead (segmented-inclusive, x>0, ascending: src/applications/applications.cuh), so
 # the scan charts and tables never mix them in.
 SCAN_MODES = ("inclusive", "exclusive")
 

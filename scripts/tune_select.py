@@ -13,8 +13,8 @@ with tuning_configs.txt beside it), after the ScanBox thesis. For each GPU:
 Over all GPUs:
 
   - the fallback, for GPUs with neither a table of their own nor a compatible one (same compute
-    capability: src/common/tuned_dispatch.cuh): see choose_fallback;
-  - the generated src/common/tuned_table.cuh: the union of every GPU's set and the fallback, each
+    capability: src/single_pass/tuned_dispatch.cuh): see choose_fallback;
+  - the generated src/single_pass/tuned_table.cuh: the union of every GPU's set and the fallback, each
     configuration once, and one row table per GPU (ordered by slug, scripts/gpu_slug.py).
 Each run rereads every GPU's sweep, so `make tune` on one GPU replaces that GPU's table and keeps
 the others'.
@@ -22,13 +22,13 @@ the others'.
 Candidates for shipping: configurations that passed at every N of the GPU's sweep and do not
 spill (local memory 0 in tuning_configs.txt; bin/ is built with spills as errors).
 
-Configuration names (TunedConfig::name(), src/common/tuned_scan.cuh), six dot-separated fields:
+Configuration names (TunedConfig::name(), src/single_pass/tuned_scan.cuh), six dot-separated fields:
     {threads}x{items}.{publish}.{descriptors}.{window}.{backoff}.{aggregate}
     e.g. 256x16.exch.dense.w32.spin.early -> TunedConfig<256, 16, Publish::Exchange, 1, 1, 0, Aggregate::Early>
 (see cpp_config for each field's values).
 
 Usage: python3 scripts/tune_select.py [--bench-dir bench | --tuning PATH [PATH ...]]
-                                      [--table src/common/tuned_table.cuh]
+                                      [--table src/single_pass/tuned_table.cuh]
   --tuning takes tuning.txt files or the folders holding them; reports and charts go beside each.
 """
 import argparse
@@ -325,7 +325,7 @@ def fallback_section(sweep, sweeps, fallback):
         "## The fallback (GPUs without a table of their own or a compatible one)",
         "",
         "A GPU nobody measured borrows the table of a measured GPU of the same compute capability",
-        "(nearest SM count, then nearest peak memory bandwidth: `src/common/tuned_dispatch.cuh`); only",
+        "(nearest SM count, then nearest peak memory bandwidth: `src/single_pass/tuned_dispatch.cuh`); only",
         "a GPU with no such table runs the fallback, one configuration at every N. It is chosen over",
         f"every measured GPU ({'; '.join(gpus)}): among the configurations that are candidates on",
         "all of them, the best worst-case ratio to the fastest at any N of any GPU, among those never",
@@ -487,7 +487,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--bench-dir", default="bench", help="every <bench-dir>/<gpu>/tuning.txt (the default)")
     parser.add_argument("--tuning", nargs="+", help="these sweeps instead (tuning.txt files or their folders)")
-    parser.add_argument("--table", default="src/common/tuned_table.cuh")
+    parser.add_argument("--table", default="src/single_pass/tuned_table.cuh")
     args = parser.parse_args(argv)
 
     paths = tuning_files(args.tuning) if args.tuning else per_gpu_files(args.bench_dir, "tuning.txt")

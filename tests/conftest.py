@@ -18,7 +18,8 @@ BIN = ROOT / "bin"
 TEST_BIN = ROOT / "build" / "tests"
 sys.path.insert(0, str(ROOT / "scripts"))
 from timing_table import COLUMNS as ROW_FIELDS  # noqa: E402  (the timing.txt schema, one list)
-VARIANTS = sorted(p.stem for p in (ROOT / "src").glob("*.cu"))
+SOURCES = {p.stem: p for p in (ROOT / "src").glob("*/*.cu")}  # src/<family>/<variant>.cu
+VARIANTS = sorted(SOURCES)
 TYPES = ["int32", "float32"]
 OPS = ["sum", "max", "min"]
 MODES = ["inclusive", "exclusive"]

@@ -6,7 +6,7 @@ import subprocess
 import numpy as np
 import pytest
 
-from conftest import BIN, ROOT, ROW_FIELDS, TEST_BIN, VARIANTS, parse_rows, run
+from conftest import BIN, ROOT, ROW_FIELDS, SOURCES, TEST_BIN, VARIANTS, parse_rows, run
 
 SELFTEST = TEST_BIN / "harness_selftest"
 
@@ -31,7 +31,7 @@ def test_every_variant_is_built():
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_variant_opens_with_teaching_header(variant):
-    text = (ROOT / "src" / f"{variant}.cu").read_text()
+    text = SOURCES[variant].read_text()
     header = text.split("#include")[0]
     assert text.startswith(f"// {variant} -- "), "first line must name the variant"
     for topic in ("Run: make bin/" + variant, "Constraints", "charts"):

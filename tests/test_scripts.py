@@ -325,6 +325,6 @@ def test_generated_table_compiles(tmp_path):
                      "static_assert(zoo::tuned::kTables[1].rows == zoo::tuned::kRowsT200);\n"
                      "static_assert(zoo::tuned::kRowsT200[1].log2_n == 28 && zoo::tuned::kRowsT200[1].config == 1);\n"
                      "static_assert(zoo::tuned::kTables[1].peak_memory_gbps == 4800);\n")
-    result = run(["nvcc", "-std=c++17", "-arch=sm_90", "-I", tmp_path, "-I", ROOT / "src" / "common", "-c", "-o",
+    result = run(["nvcc", "-std=c++17", "-arch=sm_90", "-I", tmp_path, "-I", ROOT / "src" / "single_pass", "-c", "-o",
                   tmp_path / "probe.o", probe], timeout=300)
     assert result.returncode == 0, result.stderr

@@ -11,8 +11,8 @@
 #include <cstdio>
 #include <vector>
 
-#include "common/cluster_launch.cuh"
-#include "common/harness.cuh"
+#include "harness/harness.cuh"
+#include "single_pass/cluster_launch.cuh"
 
 namespace zoo::probe {
 namespace {

@@ -19,8 +19,8 @@
 #include <string>
 #include <vector>
 
-#include "common/harness.cuh"
-#include "common/tuned_dispatch.cuh"
+#include "harness/harness.cuh"
+#include "single_pass/tuned_dispatch.cuh"
 
 namespace zoo::probe {
 namespace {

@@ -14,7 +14,7 @@
 
 #include <array>
 
-#include "common/multi_gpu_harness.cuh"
+#include "multi_gpu/multi_gpu_harness.cuh"
 
 int main(int argc, char** argv) {
   using namespace zoo;

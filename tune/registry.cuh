@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "common/cuda_check.cuh"
-#include "common/workspace.cuh"
-#include "common/ops.cuh"
+#include "core/cuda_check.cuh"
+#include "core/ops.cuh"
+#include "core/workspace.cuh"
 
 namespace zoo::tune {
 

@@ -29,8 +29,8 @@
 #include <string>
 #include <vector>
 
-#include "common/cub_reference.cuh"
-#include "common/harness.cuh"
+#include "baselines/cub_reference.cuh"
+#include "harness/harness.cuh"
 #include "registry.cuh"
 #include "space.cuh"
 

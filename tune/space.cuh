@@ -24,7 +24,7 @@
 // 3 x 4 x 3 x 2 x 2 x 3 x 2 = 864 configurations.
 #pragma once
 
-#include "common/tuned_scan.cuh"
+#include "single_pass/tuned_scan.cuh"
 
 namespace zoo::tune {
 

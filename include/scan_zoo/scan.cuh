@@ -7,9 +7,9 @@
 //   cudaError_t e = scan_zoo::inclusive_scan(d_in, d_out, n, scan_zoo::Plus{}, workspace, stream);
 //   e = scan_zoo::exclusive_scan(d_in, d_out, n, T(100), scan_zoo::Plus{}, workspace, stream);
 //
-// What it runs: single_pass_scan_tuned's kernel (src/common/tuned_scan.cuh), a one-launch
+// What it runs: single_pass_scan_tuned's kernel (src/single_pass/tuned_scan.cuh), a one-launch
 // decoupled look-back over register-resident tiles, with the configuration measured fastest for
-// this GPU and this N (src/common/tuned_table.cuh; README, "Auto-tuning"). The scan is
+// this GPU and this N (src/single_pass/tuned_table.cuh; README, "Auto-tuning"). The scan is
 // asynchronous in `stream`, like any kernel launch.
 //
 // Arguments:
@@ -24,7 +24,7 @@
 //             semigroup, such as "keep the first") gets one adjoined by AdjoinIdentity, below.
 //   T         any trivially copyable type. 32-bit types use the fastest tile descriptor (value
 //             and status in one 64-bit word), 64-bit types (int64, double) two such words; other
-//             sizes (a struct) a status word and value slots (src/common/tile_state.cuh).
+//             sizes (a struct) a status word and value slots (src/single_pass/tile_state.cuh).
 //   initial   exclusive_scan's value in front of element 0: out[0] = initial,
 //             out[i] = initial op in[0] op ... op in[i - 1].
 // Errors: every function returns a cudaError_t and never ends the process: cudaErrorInvalidValue
@@ -63,8 +63,8 @@
 #include <type_traits>
 #include <utility>
 
-#include "../../src/common/ops.cuh"
-#include "../../src/common/tuned_dispatch.cuh"
+#include "../../src/core/ops.cuh"
+#include "../../src/single_pass/tuned_dispatch.cuh"
 
 #define SCAN_ZOO_VERSION_MAJOR 0
 #define SCAN_ZOO_VERSION_MINOR 1

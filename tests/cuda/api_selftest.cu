@@ -34,7 +34,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "common/cub_reference.cuh"
+#include "baselines/cub_reference.cuh"
 
 namespace {
 

@@ -1,7 +1,7 @@
 // copy_posing_as_scan -- a test fixture, not a scan: it claims to scan but only copies, so the
 // harness must reject its output (exit code 1, a FAIL row, the first bad index with the
 // expected and obtained values). Built into build/tests/, never into bin/.
-#include "common/harness.cuh"
+#include "harness/harness.cuh"
 
 struct CopyPosingAsScan : zoo::VariantDefaults {
   template <class T, class Op>

@@ -15,10 +15,10 @@
 #include <string>
 #include <vector>
 
-#include "common/application_reference.hpp"
-#include "common/cli.hpp"
-#include "common/reference.hpp"
-#include "common/tuned_dispatch.cuh"
+#include "applications/application_reference.hpp"
+#include "harness/cli.hpp"
+#include "harness/reference.hpp"
+#include "single_pass/tuned_dispatch.cuh"
 
 #include <scan_zoo/scan.cuh>
 

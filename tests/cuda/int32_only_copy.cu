@@ -2,7 +2,7 @@
 // refuses exclusive mode at run time. It exercises the harness's two ways of declaring an
 // unsupported combination (exit code 3, WAIVED rows) without a GPU. Built into build/tests/, so
 // bench.sh and the variant sweep never see it.
-#include "common/harness.cuh"
+#include "harness/harness.cuh"
 
 struct Int32OnlyCopy : zoo::VariantDefaults {
   using Types = zoo::TypeList<std::int32_t>;

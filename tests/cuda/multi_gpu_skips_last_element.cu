@@ -3,7 +3,7 @@
 // and name the first wrong global index, whatever the number of GPUs.
 #include <scan_zoo/multi_gpu.cuh>
 
-#include "common/multi_gpu_harness.cuh"
+#include "multi_gpu/multi_gpu_harness.cuh"
 
 struct SkipsLastElement : zoo::MultiGpuVariantDefaults {
   static constexpr std::int64_t kTileItems = zoo::TunedDispatch::kTileItems;

@@ -1,0 +1,58 @@
+// cub_radix_sort -- NVIDIA CUB's cub::DeviceRadixSort::SortKeys: the reference row for
+// radix_sort.
+//
+// Idea: CUB sorts 32-bit keys with "onesweep" (Adinets & Merrill 2022, "Onesweep: A Faster Least
+// Significant Digit Radix Sort for GPUs"): one pass over the keys builds the histograms of all
+// digits at once; then each digit pass reads and writes the keys once, every tile getting its
+// output offsets per digit value from a decoupled look-back over the tiles' digit counts (a
+// 256-wide scan in one pass, the same protocol as the zoo's single-pass scans). It sorts 8 bits
+// per pass on this GPU's tuning.
+//
+// Work: O(N) per pass. Launches: about 2 + one per digit pass. Global traffic: about
+// 9 accesses per element (one histogram read of the keys, then a read and a write per pass);
+// the GB/s column counts 2 x 4 bytes per key (a copy's bytes), as for radix_sort.
+//
+// Constraints: int32 and float32 keys (-0.0 and +0.0 are equal keys: a stable sort keeps their
+// input order); 64-bit N. --op
+// sum --inclusive only (the rows are labelled "sort ascending"). The workspace holds CUB's
+// second key buffer: the input is left unchanged.
+//
+// In the charts (bench/applications.png): the dashed reference of the sort panel.
+//
+// Run: make bin/cub_radix_sort && ./bin/cub_radix_sort 2^28
+#include <cub/device/device_radix_sort.cuh>
+
+#include "../harness/harness.cuh"
+#include "applications.cuh"
+
+namespace {
+
+struct CubRadixSort : zoo::VariantDefaults {
+  template <class T, class Op>
+  using Problem = zoo::SortProblem<T, Op>;
+
+  // 32-bit item counts where N fits, as most CUB users call it; 64-bit beyond.
+  template <class T>
+  static cudaError_t sort(void* storage, std::size_t& bytes, const T* in, T* out, std::int64_t n, cudaStream_t stream) {
+    if (n <= INT32_MAX)
+      return cub::DeviceRadixSort::SortKeys(storage, bytes, in, out, static_cast<std::int32_t>(n), 0, 32, stream);
+    return cub::DeviceRadixSort::SortKeys(storage, bytes, in, out, n, 0, 32, stream);
+  }
+
+  template <class T, class Op>
+  static std::size_t workspace_bytes(std::int64_t n) {
+    std::size_t bytes = 0;
+    ZOO_CUDA(sort<T>(nullptr, bytes, nullptr, nullptr, n, nullptr));
+    return bytes;
+  }
+
+  template <class T>
+  static void run(const T* in, T* out, std::int64_t n, zoo::Workspace workspace, cudaStream_t stream) {
+    std::size_t bytes = workspace.bytes;  // no size query inside the timed region
+    ZOO_CUDA(sort<T>(workspace.data, bytes, in, out, n, stream));
+  }
+};
+
+}  // namespace
+
+ZOO_MAIN(CubRadixSort)

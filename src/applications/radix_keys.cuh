@@ -1,0 +1,39 @@
+// radix_keys.cuh -- 32-bit keys as unsigned integers whose order is the keys' order, so that a
+// radix sort can sort any of them by the digits of one unsigned word (CUB does the same "bit
+// twiddling"). Shared by the GPU sort (src/applications/radix_sort.cu) and its CPU reference.
+//   int32:   flip the sign bit: -2^31 .. 2^31 - 1 map to 0 .. 2^32 - 1 in order.
+//   float32: positive floats (sign 0) order like their bits: flip the sign bit to put them above
+//            the negatives; negative floats order backwards: flip every bit. -0.0 is first
+//            made +0.0: the two compare equal, so a stable sort keeps them in input order (as
+//            CUB does). NaNs (which the zoo's inputs exclude) would sort to the ends.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+namespace zoo {
+
+template <class T>
+struct RadixKey {
+  static_assert(sizeof(T) == 4, "32-bit keys");
+  __host__ __device__ __forceinline__ static std::uint32_t ordered(T key) {
+    std::uint32_t bits;
+    memcpy(&bits, &key, sizeof bits);
+    if constexpr (std::is_floating_point_v<T>) {
+      if (bits == 0x80000000u) bits = 0;  // -0.0 == +0.0
+      return bits ^ ((bits >> 31) ? 0xFFFFFFFFu : 0x80000000u);
+    }
+    else return bits ^ 0x80000000u;
+  }
+};
+
+constexpr int kRadixBits = 8;                    // one digit: 256 buckets
+constexpr int kRadixBuckets = 1 << kRadixBits;
+constexpr int kRadixPasses = 32 / kRadixBits;    // 4 passes over 32-bit keys
+
+__host__ __device__ __forceinline__ int radix_digit(std::uint32_t ordered, int pass) {
+  return static_cast<int>((ordered >> (pass * kRadixBits)) & (kRadixBuckets - 1));
+}
+
+}  // namespace zoo

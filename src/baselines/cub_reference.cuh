@@ -1,0 +1,71 @@
+// cub_reference.cuh -- NVIDIA CUB's cub::DeviceScan in the harness's variant shape: the
+// reference row of the zoo (src/baselines/cub_scan.cu) and of the tuner (tune/scan_tuner.cu), which
+// measures it in the same sweep as every configuration.
+#pragma once
+
+#include <cub/device/device_scan.cuh>
+#include <cuda/functional>
+
+#include "../core/cuda_check.cuh"
+#include "../core/ops.cuh"
+#include "../core/workspace.cuh"
+
+// The CUB functor equivalent to each zoo operator.
+template <class Op>
+struct CubOperator;
+template <>
+struct CubOperator<zoo::Sum> {
+  using type = cuda::std::plus<>;
+};
+template <>
+struct CubOperator<zoo::Max> {
+  using type = cuda::maximum<>;
+};
+template <>
+struct CubOperator<zoo::Min> {
+  using type = cuda::minimum<>;
+};
+
+struct CubScan {
+  // One call site for both uses: with no storage CUB only reports the bytes it needs.
+  // NumItems is int32 whenever N fits: CUB then takes its 32-bit-offset path, the one almost every
+  // CUB user runs and its fastest; larger N uses the 64-bit path.
+  template <class T, class Op, class NumItems>
+  static cudaError_t device_scan(void* storage, std::size_t& bytes, const T* in, T* out, NumItems n,
+                                 zoo::ScanKind kind, cudaStream_t stream) {
+    using CubOp = typename CubOperator<Op>::type;
+    const bool inclusive = kind == zoo::ScanKind::Inclusive;
+    if constexpr (std::is_same_v<Op, zoo::Sum>) {
+      return inclusive ? cub::DeviceScan::InclusiveSum(storage, bytes, in, out, n, stream)
+                       : cub::DeviceScan::ExclusiveSum(storage, bytes, in, out, n, stream);
+    } else {
+      return inclusive ? cub::DeviceScan::InclusiveScan(storage, bytes, in, out, CubOp{}, n, stream)
+                       : cub::DeviceScan::ExclusiveScan(storage, bytes, in, out, CubOp{},
+                                                        Op::template identity<T>(), n, stream);
+    }
+  }
+
+  template <class T, class Op>
+  static cudaError_t dispatch(void* storage, std::size_t& bytes, const T* in, T* out, std::int64_t n,
+                              zoo::ScanKind kind, cudaStream_t stream) {
+    if (n <= INT32_MAX)
+      return device_scan<T, Op>(storage, bytes, in, out, static_cast<std::int32_t>(n), kind, stream);
+    return device_scan<T, Op>(storage, bytes, in, out, n, kind, stream);
+  }
+
+  template <class T, class Op>
+  static std::size_t workspace_bytes(std::int64_t n) {
+    // Both kinds are asked: the workspace is sized per (type, op, n).
+    std::size_t bytes = 0, exclusive_bytes = 0;
+    ZOO_CUDA((dispatch<T, Op>(nullptr, bytes, nullptr, nullptr, n, zoo::ScanKind::Inclusive, nullptr)));
+    ZOO_CUDA((dispatch<T, Op>(nullptr, exclusive_bytes, nullptr, nullptr, n, zoo::ScanKind::Exclusive, nullptr)));
+    return std::max(bytes, exclusive_bytes);
+  }
+
+  template <class T, class Op>
+  static void run(const T* in, T* out, std::int64_t n, zoo::ScanKind kind, zoo::Workspace workspace,
+                  cudaStream_t stream) {
+    std::size_t bytes = workspace.bytes;  // no size query inside the timed region
+    ZOO_CUDA((dispatch<T, Op>(workspace.data, bytes, in, out, n, kind, stream)));
+  }
+};

@@ -1,0 +1,225 @@
+// register_tile.cuh -- a tile that lives in registers from load to store: loaded with 16-byte
+// vectors in warp-contiguous order, scanned with thread-serial steps and warp shuffles, and
+// combined over the block through one word per warp. No shared memory holds the data.
+//
+// Layout (RegisterTile<Threads, Items>): the tile is Threads x Items elements and warp w owns the
+// contiguous run of 32 x Items elements that starts at w x 32 x Items. A 16-byte vector holds
+// V = 16 / sizeof(T) elements (4 for 32-bit types), and each thread holds Items / V of them:
+// lane l of warp w holds vectors l, l + 32, l + 64, ... of its warp's run, "round" k being the 32
+// consecutive vectors 32k .. 32k + 31. Every load and store instruction of a warp therefore moves
+// 512 contiguous bytes: coalesced, with no transpose. (GPUPrefixSums' chained scan holds its
+// tiles the same way.)
+//
+// Why this beats the blocked tiles of tile_io.cuh (thread t owns elements t x Items ..): there a
+// thread's run must be gathered from striped loads through a padded shared-memory transpose on
+// the way in and on the way out, two barriers each way, and every element makes two extra trips
+// through shared memory. Here the order of the scan follows the order of the loads instead:
+//   1. each thread scans its vector of round k serially (V - 1 combines);
+//   2. the warp scans the 32 vector totals of round k with shuffles (5 steps) and every vector
+//      gets the total of the lanes before it and of the rounds before k in front;
+//   3. the warps' totals meet in shared memory (one word per warp, one barrier), and each thread
+//      reduces the totals of the warps before its own: the block scan is done.
+// The element order is (warp, round, lane, item), the order of the addresses, so every combine
+// keeps the earlier operand on the left: correct for any associative operator, commutative or not.
+// Registers: Items data registers per thread and a few more; 256 x 16 compiles to 32-40
+// registers, so 6-8 blocks (48-64 warps) share an SM, where the transposing 128 x 24 tile of the
+// look-back variants holds 72 registers and 7 blocks of 4 warps.
+//
+// A tile that is partial (the last one) or not 16-byte aligned is read and written element by
+// element in the same arrangement, so that the scan is the same code either way.
+#pragma once
+
+#include <cstdint>
+
+#include "../core/ops.cuh"
+#include "vector_access.cuh"
+#include "warp_scan.cuh"
+
+namespace zoo {
+
+template <int Threads, int Items>
+struct RegisterTile {
+  static_assert(Threads % kWarpSize == 0 && Threads <= kWarpSize * kWarpSize, "whole warps, at most 32");
+  static constexpr int kThreads = Threads;
+  static constexpr int kItems = Items;
+  static constexpr int kWarps = Threads / kWarpSize;
+  static constexpr std::int64_t kTileItems = std::int64_t(Threads) * Items;
+
+  // Elements per vector: the most, a power of two, that fit in 16 bytes (one for elements of 9
+  // bytes or more), or all of Items when that is less; and vectors per thread.
+  template <class T>
+  static constexpr int kVector = [] {
+    int count = 1;
+    while (2 * count * int(sizeof(T)) <= 16 && 2 * count <= Items) count *= 2;
+    return count;
+  }();
+  template <class T>
+  static constexpr int kRounds = Items / kVector<T>;
+
+  // The offset in the tile of item j of round k of the calling thread.
+  // A tile of one warp (Threads = 32) is the calling warp's own, whatever the warp's place in its
+  // block: the sharded scan's reduction gives each warp of a block tiles of its own.
+  template <class T>
+  __device__ __forceinline__ static int offset(int k, int j) {
+    const int t = threadIdx.x;
+    const int warp_base = kWarps == 1 ? 0 : (t / kWarpSize) * (kWarpSize * Items);
+    return warp_base + (k * kWarpSize + t % kWarpSize) * kVector<T> + j;
+  }
+
+  template <class T>
+  __device__ __forceinline__ static bool vector_path(const T* tile, int valid) {
+    using Chunk = typename VectorOf<T, kVector<T> * sizeof(T)>::Chunk;
+    return valid == kTileItems && reinterpret_cast<std::uintptr_t>(tile) % alignof(Chunk) == 0;
+  }
+
+  // items[k * V + j] = element offset(k, j), or `pad` past `valid`.
+  template <class T>
+  __device__ static void load(const T* tile, int valid, T (&items)[Items], T pad) {
+    static_assert(Items % kVector<T> == 0, "whole vectors per thread");
+    using Vec = VectorOf<T, kVector<T> * sizeof(T)>;
+    if (vector_path(tile, valid)) {
+#pragma unroll
+      for (int k = 0; k < kRounds<T>; ++k) {
+        const typename Vec::Chunk chunk = Vec::load(tile, offset<T>(k, 0) / kVector<T>);
+#pragma unroll
+        for (int j = 0; j < kVector<T>; ++j) items[k * kVector<T> + j] = chunk.item[j];
+      }
+    } else {
+#pragma unroll
+      for (int k = 0; k < kRounds<T>; ++k)
+#pragma unroll
+        for (int j = 0; j < kVector<T>; ++j) {
+          const int i = offset<T>(k, j);
+          items[k * kVector<T> + j] = i < valid ? tile[i] : pad;
+        }
+    }
+  }
+
+  template <class T>
+  __device__ static void store(T* tile, int valid, const T (&items)[Items]) {
+    using Vec = VectorOf<T, kVector<T> * sizeof(T)>;
+    if (vector_path(tile, valid)) {
+#pragma unroll
+      for (int k = 0; k < kRounds<T>; ++k) {
+        typename Vec::Chunk chunk;
+#pragma unroll
+        for (int j = 0; j < kVector<T>; ++j) chunk.item[j] = items[k * kVector<T> + j];
+        Vec::store(tile, offset<T>(k, 0) / kVector<T>, chunk);
+      }
+    } else {
+#pragma unroll
+      for (int k = 0; k < kRounds<T>; ++k)
+#pragma unroll
+        for (int j = 0; j < kVector<T>; ++j) {
+          const int i = offset<T>(k, j);
+          if (i < valid) tile[i] = items[k * kVector<T> + j];
+        }
+    }
+  }
+
+  // Scans the warp's run in place (inclusive, or exclusive: each item then holds the reduction
+  // of the items before it, the identity first) and returns the run's total to every lane.
+  template <class T, class Op>
+  __device__ static T scan_warp(T (&items)[Items], bool exclusive) {
+    const Op op;
+    constexpr int V = kVector<T>;
+    ShuffleWarpScan::Storage<T> no_storage;
+    T rounds_before = Op::template identity<T>();  // total of the rounds already scanned
+#pragma unroll
+    for (int k = 0; k < kRounds<T>; ++k) {
+      T* vector = &items[k * V];
+#pragma unroll
+      for (int j = 1; j < V; ++j) vector[j] = op(vector[j - 1], vector[j]);
+      const T lanes_through_mine = ShuffleWarpScan::inclusive<T, Op>(vector[V - 1], no_storage);
+      const T before = op(rounds_before, exclusive_from_inclusive<T, Op>(lanes_through_mine));
+      if (exclusive) {
+#pragma unroll
+        for (int j = V - 1; j > 0; --j) vector[j] = op(before, vector[j - 1]);
+        vector[0] = before;
+      } else {
+#pragma unroll
+        for (int j = 0; j < V; ++j) vector[j] = op(before, vector[j]);
+      }
+      rounds_before = op(rounds_before, shuffle_from(lanes_through_mine, kWarpSize - 1));
+    }
+    return rounds_before;
+  }
+
+  // The total of the warp's run, in order, to every lane, without scanning it: per round, each
+  // thread reduces its vector and the warp reduces the 32 vector totals with shuffles down by
+  // 1, 2, 4, 8, 16 (lane l then holds lanes l .. l + 2^s - 1 in order, lane 0 all 32).
+  template <class T, class Op>
+  __device__ static T reduce_warp(const T (&items)[Items]) {
+    const Op op;
+    constexpr int V = kVector<T>;
+    const int lane = lane_id();
+    T total = Op::template identity<T>();
+#pragma unroll
+    for (int k = 0; k < kRounds<T>; ++k) {
+      T lanes_from_mine = items[k * V];
+#pragma unroll
+      for (int j = 1; j < V; ++j) lanes_from_mine = op(lanes_from_mine, items[k * V + j]);
+#pragma unroll
+      for (int width = 1; width < kWarpSize; width *= 2) {
+        const T next = shuffle_down(lanes_from_mine, width);
+        if (lane + width < kWarpSize) lanes_from_mine = op(lanes_from_mine, next);
+      }
+      total = op(total, shuffle_from(lanes_from_mine, 0));
+    }
+    return total;
+  }
+
+  template <class T>
+  struct BlockTotals {
+    T before_warp;  // the reduction of the warps before the calling thread's warp
+    T tile;         // the reduction of the whole tile
+  };
+
+  // From every warp's total (every lane passes its warp's): one word per warp in shared memory,
+  // one barrier, then each thread reduces the words it needs, in warp order. The shared words are
+  // free again after the caller's next barrier.
+  // Aligned to 16 bytes because ptxas reads the words with 16-byte loads: unaligned, the four
+  // totals of a 4-warp block were read as 20 bytes (LDS.128 + LDS), the other 4 being the shared
+  // variable next to them (the tuned scan's carry-in slot), and compute-sanitizer's racecheck
+  // rightly reported that read as unordered with warp 0's later write of the carry (the value read
+  // was dead, but the read was real).
+  template <class T, class Op>
+  __device__ static BlockTotals<T> combine_warps(T warp_total) {
+    const Op op;
+    __shared__ alignas(16) T warp_totals[kWarps];
+    const int warp = warp_id();
+    if (lane_id() == 0) warp_totals[warp] = warp_total;
+    __syncthreads();
+    BlockTotals<T> totals{Op::template identity<T>(), Op::template identity<T>()};
+#pragma unroll
+    for (int w = 0; w < kWarps; ++w) {
+      if (w == warp) totals.before_warp = totals.tile;
+      totals.tile = op(totals.tile, warp_totals[w]);
+    }
+    return totals;
+  }
+
+  // Puts `prefix` in front of every item of the thread.
+  template <class T, class Op>
+  __device__ static void prepend(T (&items)[Items], T prefix) {
+    const Op op;
+#pragma unroll
+    for (int i = 0; i < Items; ++i) items[i] = op(prefix, items[i]);
+  }
+
+  // The tile-scan contract of tile_policies.cuh (a carry-in source is asked once, by every
+  // thread, with the tile total; a single-pass scan looks back there): load, scan each warp's
+  // run, combine the warp totals, get the carry-in, put it and the warps before in front, store.
+  template <class T, class Op, class CarryIn>
+  __device__ static T scan_tile(const T* in, T* out, int valid, bool exclusive, CarryIn&& carry_in) {
+    T items[Items];
+    load(in, valid, items, Op::template identity<T>());
+    const BlockTotals<T> totals = combine_warps<T, Op>(scan_warp<T, Op>(items, exclusive));
+    const T carry = carry_in.template get<T, Op>(totals.tile);
+    prepend<T, Op>(items, Op{}(carry, totals.before_warp));
+    store(out, valid, items);
+    return totals.tile;
+  }
+};
+
+}  // namespace zoo

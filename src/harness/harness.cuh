@@ -1,0 +1,464 @@
+// harness.cuh -- the one header every variant includes. It owns main(): the command line,
+// device query, allocation, input generation, the CPU reference and verification, the watchdog,
+// timing and the output row. A variant supplies only its kernels and a small struct:
+//
+//   struct MyScan : zoo::VariantDefaults {
+//     static constexpr std::int64_t kTileItems = 1024;      // items per tile (tests use it)
+//     template <class T, class Op>
+//     static std::size_t workspace_bytes(std::int64_t n);   // scratch it needs (default 0)
+//     template <class T, class Op>
+//     static void run(const T* in, T* out, std::int64_t n, zoo::ScanKind kind,
+//                     zoo::Workspace workspace, cudaStream_t stream);
+//                                                          // every launch, state reset included
+//                                                          // (the workspace arrives zeroed once)
+//   };
+//   ZOO_MAIN(MyScan)
+//
+// Optional members (defaults in VariantDefaults, variant.cuh): `using Types = zoo::TypeList<...>` to build
+// for fewer element types; `unsupported_reason<T, Op>(kind)` to refuse a combination before it
+// runs, `unsupported_size(n)` to refuse a size, and `refusal_after_run<T, Op>(n, workspace,
+// stream)` to refuse a result the data made unrepresentable (all exit code 3); and
+// `template <class T, class Op> using Problem = ...` for a variant that solves something other
+// than a scan (problem.cuh: the memcpy row's copy; applications.cuh: segmented scan, stream
+// compaction, sort). The problem owns the inputs, the output, the CPU check and the signature
+// of run(); the harness owns everything else.
+// The binary's name, and the name in its rows, is the .cu file's stem.
+#pragma once
+
+#include <cuda/atomic>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <new>
+#include <string>
+#include <thread>
+#include <type_traits>
+#include <vector>
+
+#include "../core/cuda_check.cuh"
+#include "../core/ops.cuh"
+#include "../core/rows.hpp"
+#include "../core/test_hooks.cuh"
+#include "../core/variant.cuh"
+#include "../core/workspace.cuh"
+#include "cli.hpp"
+#include "files.hpp"
+#include "problem.cuh"
+#include "reference.hpp"
+#include "timing.cuh"
+#include "watchdog.cuh"
+
+namespace zoo {
+
+// The problem a variant solves: its own Problem, or the scan (problem.cuh).
+template <class Variant, class T, class Op, class = void>
+struct ProblemFor {
+  using type = ScanProblem<T, Op>;
+};
+template <class Variant, class T, class Op>
+struct ProblemFor<Variant, T, Op, std::void_t<typename Variant::template Problem<T, Op>>> {
+  using type = typename Variant::template Problem<T, Op>;
+};
+template <class Variant, class T, class Op>
+using ProblemOf = typename ProblemFor<Variant, T, Op>::type;
+
+// The command line into `options`; a usage error is printed with the usage text (exit code 2).
+inline bool parse_options(int argc, char** argv, const std::string& variant, Options& options) {
+  try {
+    options = parse_command_line(argc, argv);
+    return true;
+  } catch (const UsageError& error) {
+    std::fprintf(stderr, "%s: error: %s\n\n%s", variant.c_str(), error.what(), usage_text().c_str());
+    return false;
+  }
+}
+
+// --budget-ms: the largest N run so far per (type, op, mode) and its time (RunTimes), and whether
+// n, extrapolated linearly from it, would take longer than the budget (said on stderr).
+using RunTimes = std::map<std::string, std::pair<std::int64_t, double>>;
+inline bool over_budget(const Options& options, const RunTimes& run_ms, const std::string& key, std::int64_t n,
+                        const std::string& label) {
+  const auto previous = run_ms.find(key);
+  if (options.budget_ms <= 0 || previous == run_ms.end() || previous->second.first >= n) return false;
+  const double predicted_ms = previous->second.second * double(n) / double(previous->second.first);
+  if (predicted_ms <= options.budget_ms) return false;
+  std::fprintf(stderr, "%s: skipped: one run would take ~%.0f ms (n=%lld took %.1f ms), over --budget-ms %.0f\n",
+               label.c_str(), predicted_ms, static_cast<long long>(previous->second.first), previous->second.second,
+               options.budget_ms);
+  return true;
+}
+
+struct Session {
+  Options options;
+  std::string variant;
+  cudaStream_t stream = nullptr;
+  L2Flusher flusher;
+  int exit_code = kExitPass;
+  // For --budget-ms: the largest N verified so far per (type, op, mode), and its run time (the
+  // timed median; the verified run's wall time where nothing is timed, --check-only).
+  RunTimes run_ms;
+};
+
+
+// The host memory a new allocation can get without swapping or the out-of-memory killer
+// (/proc/meminfo's MemAvailable); unlimited where the system does not say.
+inline std::size_t available_host_bytes() {
+  std::FILE* file = std::fopen("/proc/meminfo", "r");
+  if (!file) return SIZE_MAX;
+  char line[256];
+  unsigned long long kib = 0;
+  bool found = false;
+  while (!found && std::fgets(line, sizeof line, file)) found = std::sscanf(line, "MemAvailable: %llu kB", &kib) == 1;
+  std::fclose(file);
+  return found ? static_cast<std::size_t>(kib) * 1024 : SIZE_MAX;
+}
+
+// Names the input stream of one combination: fresh data for every (type, op, mode, n), the same
+// data for every variant, so a failure can be replayed and compared across variants.
+inline std::uint64_t combination_seed(std::uint64_t seed, const RowLabel& row) {
+  std::uint64_t hash = 0xcbf29ce484222325ull;  // FNV-1a over the combination's words
+  for (const std::string& word : {row.type, row.op, row.mode, std::to_string(row.n)})
+    for (char c : word + " ") hash = (hash ^ static_cast<unsigned char>(c)) * 0x100000001b3ull;
+  return mix64(seed ^ mix64(hash));
+}
+
+inline std::string human_bytes(double bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2f GiB", bytes / double(1ull << 30));
+  return text;
+}
+
+inline int print_device_info() {
+  const cudaDeviceProp& props = device_props();
+  int device = 0, memory_clock_khz = 0, driver = 0, runtime = 0;
+  ZOO_CUDA(cudaGetDevice(&device));
+  ZOO_CUDA(cudaDeviceGetAttribute(&memory_clock_khz, cudaDevAttrMemoryClockRate, device));
+  ZOO_CUDA(cudaDriverGetVersion(&driver));
+  ZOO_CUDA(cudaRuntimeGetVersion(&runtime));
+  std::printf("# gpu: %s\n", props.name);
+  std::printf("# compute_capability: %d.%d\n", props.major, props.minor);
+  std::printf("# sm_count: %d\n", props.multiProcessorCount);
+  std::printf("# l2_bytes: %d\n", props.l2CacheSize);
+  std::printf("# memory_bytes: %zu\n", props.totalGlobalMem);
+  std::printf("# memory_clock_khz: %d\n", memory_clock_khz);
+  std::printf("# memory_bus_bits: %d\n", props.memoryBusWidth);
+  std::printf("# peak_memory_gbps: %.0f\n", 2.0 * memory_clock_khz * 1e3 * props.memoryBusWidth / 8 / 1e9);
+  std::printf("# cuda_driver: %d.%d\n", driver / 1000, (driver % 1000) / 10);
+  std::printf("# cuda_runtime: %d.%d\n", runtime / 1000, (runtime % 1000) / 10);
+  return kExitPass;
+}
+
+inline void ensure_cuda_device() {
+  int count = 0;
+  cudaError_t status = cudaGetDeviceCount(&count);
+  if (status != cudaSuccess || count == 0) {
+    std::fprintf(stderr, "no usable CUDA device: %s\n",
+                 status != cudaSuccess ? cudaGetErrorString(status) : "the device count is 0");
+    std::exit(kExitCudaOrMemory);
+  }
+}
+
+// The problem type of a variant at its first element type: for the traits that do not depend on
+// the type or operator (which inputs and options it takes).
+template <class T, class... Ts>
+T first_type(TypeList<T, Ts...>);
+template <class Variant>
+using SampleProblem = ProblemOf<Variant, decltype(first_type(typename Variant::Types{})), Sum>;
+
+inline std::string variant_name_from_file(const char* file) {
+  std::string name(file);
+  std::size_t slash = name.find_last_of('/');
+  if (slash != std::string::npos) name = name.substr(slash + 1);
+  std::size_t dot = name.rfind('.');
+  return dot == std::string::npos ? name : name.substr(0, dot);
+}
+
+// One (type, op, mode, N) of the command line, with its row and, when the variant cannot run
+// it, why (known before any GPU is touched).
+struct Combination {
+  RowLabel row;
+  ScanKind kind;
+  const char* unsupported;
+};
+
+// Every combination of the command line, in the order of the rows; reason(type, op, kind) says
+// why the variant cannot run one, or nullptr.
+template <class Reason>
+std::vector<Combination> list_combinations(const Options& options, const std::string& variant, Reason&& reason) {
+  std::vector<Combination> combinations;
+  for (const std::string& type : options.types)
+    for (const std::string& op : options.ops)
+      for (ScanKind kind : options.kinds) {
+        const char* unsupported = reason(type, op, kind);
+        for (std::int64_t n : options.sizes)
+          combinations.push_back({{variant, type, op, scan_kind_name(kind), n}, kind, unsupported});
+      }
+  return combinations;
+}
+
+// An unsupported combination's message, and its WAIVED row where this process prints rows.
+inline int waive(const Combination& combination, bool prints_rows) {
+  const RowLabel& row = combination.row;
+  std::fprintf(stderr, "%s %s %s %s: not supported: %s\n", row.variant.c_str(), row.type.c_str(), row.op.c_str(),
+               row.mode.c_str(), combination.unsupported);
+  if (prints_rows) print_untimed_row(row, "WAIVED");
+  return kExitUnsupported;
+}
+
+namespace detail {
+
+// Verifies, then times, one (type, op, mode, n) combination of the variant's problem
+// (problem.cuh). Returns its exit code.
+template <class Variant, class T, class Op>
+int run_combination(Session& session, ScanKind kind, std::int64_t n, const T* file_input) {
+  using Problem = ProblemOf<Variant, T, Op>;
+  const Options& options = session.options;
+  const RowLabel& row = current_row();
+  const std::string label = row.variant + " " + row.type + " " + row.op + " " + row.mode +
+                            " n=" + std::to_string(n);
+  if (n == 0) {  // the empty problem: nothing to launch, nothing to check
+    std::fprintf(stderr, "%s: empty input, nothing to do: PASS\n", label.c_str());
+    write_output_file(options.output_path, static_cast<const T*>(nullptr), 0);
+    print_untimed_row(row, "PASS");
+    return kExitPass;
+  }
+
+  if (const char* reason = Variant::unsupported_size(n)) {
+    std::fprintf(stderr, "%s: not supported: %s\n", label.c_str(), reason);
+    print_untimed_row(row, "WAIVED");
+    return kExitUnsupported;
+  }
+
+  // ---- budget: a slow variant stops growing N once one run would take too long ----
+  const std::string combination_key = row.type + " " + row.op + " " + row.mode;
+  auto previous = session.run_ms.find(combination_key);
+  if (over_budget(options, session.run_ms, combination_key, n, label)) {
+    print_untimed_row(row, "SKIPPED(over-budget)");
+    return kExitPass;
+  }
+
+  // ---- memory: check first, so a size that cannot fit gets a clear answer ----
+  Problem problem(n, kind, options, file_input);
+  const std::size_t workspace_bytes = Variant::template workspace_bytes<T, Op>(n);
+  const std::size_t needed = problem.device_bytes() + workspace_bytes;
+  std::size_t free_bytes = 0, total_bytes = 0;
+  ZOO_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
+  DeviceBuffer d_workspace;
+  if (needed > free_bytes || !problem.allocate_device() || !d_workspace.allocate(workspace_bytes)) {
+    std::fprintf(stderr,
+                 "%s: not enough device memory: needs %zu bytes (%s: %s, workspace %zu); "
+                 "%zu bytes (%s) free of %zu\n",
+                 label.c_str(), needed, human_bytes(double(needed)).c_str(), problem.device_bytes_detail().c_str(),
+                 workspace_bytes, free_bytes, human_bytes(double(free_bytes)).c_str(), total_bytes);
+    print_untimed_row(row, "SKIPPED(device-memory)");
+    return kExitCudaOrMemory;
+  }
+  // Linux lends memory it may not have and kills the process that touches too much of it: ask
+  // first what is available, so that a size the host cannot hold is a row, not a killed sweep.
+  const std::size_t host_available = available_host_bytes();
+  if (problem.host_bytes() > host_available || !problem.allocate_host()) {
+    std::fprintf(stderr, "%s: not enough host memory: needs %zu bytes for inputs and output; %zu available\n",
+                 label.c_str(), problem.host_bytes(), host_available);
+    print_untimed_row(row, "SKIPPED(host-memory)");
+    return kExitCudaOrMemory;
+  }
+  const Workspace workspace{d_workspace.pointer, workspace_bytes};
+  cudaStream_t stream = session.stream;
+  // The workspace starts zeroed, once, outside timing (like its allocation). Variants that reset
+  // their state per run do so inside run() anyway; the one-launch tuned scan relies on this
+  // starting state and leaves the workspace ready for its next run itself (tuned_scan.cuh).
+  if (workspace_bytes) ZOO_CUDA(cudaMemsetAsync(workspace.data, 0, workspace_bytes, stream));
+
+  // ---- verified runs (--repeat K of them): fresh input each round, poisoned output, one full
+  // run, every element checked. Round 0's data depends only on (seed, type, op, mode, n).
+  for (int round = 0; round < options.repeat; ++round) {
+    problem.prepare(combination_seed(options.seed, row) ^ mix64(round), stream);
+    if (options.inject_hang && Variant::kHasSilentTile && n > Variant::kTileItems) {
+      std::fprintf(stderr, "%s: --inject-hang: tile 0 never publishes; every later tile waits for it\n",
+                   label.c_str());
+      const std::int64_t silent_tile = 0;
+      ZOO_CUDA(cudaMemcpyToSymbolAsync(g_silent_tile, &silent_tile, sizeof silent_tile, 0,
+                                       cudaMemcpyHostToDevice, stream));
+      problem.template run<Variant>(workspace, stream);
+      ZOO_CHECK_LAUNCH();
+      wait_or_die(stream, "the verified run (--inject-hang: tile 0 never publishes)");
+    } else if (options.inject_hang) {
+      std::fprintf(stderr, "%s: --inject-hang: a kernel that never finishes\n", label.c_str());
+      DeviceBuffer flag;
+      ZOO_CUDA(flag.allocate(sizeof(int)) ? cudaSuccess : cudaErrorMemoryAllocation);
+      ZOO_CUDA(cudaMemsetAsync(flag.pointer, 0, sizeof(int), stream));
+      never_finishing_kernel<<<1, 1, 0, stream>>>(static_cast<const int*>(flag.pointer));
+      ZOO_CHECK_LAUNCH();
+      wait_or_die(stream, "the verified run (--inject-hang)");
+    }
+    const auto verified_began = std::chrono::steady_clock::now();
+    problem.template run<Variant>(workspace, stream);
+    ZOO_CHECK_LAUNCH();
+    wait_or_die(stream, "the verified run");
+    const double verified_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - verified_began).count();
+    if (const char* refusal = Variant::template refusal_after_run<T, Op>(n, workspace, stream)) {
+      std::fprintf(stderr, "%s: not supported for this data: %s\n", label.c_str(), refusal);
+      print_untimed_row(row, "WAIVED");
+      return kExitUnsupported;
+    }
+    if (previous == session.run_ms.end() || previous->second.first < n)
+      session.run_ms[combination_key] = {n, verified_ms};
+    problem.download(stream);
+    wait_or_die(stream, "the copy of the result to the host");
+
+    const VerifyResult check = problem.verify();
+    if (!check.ok()) {
+      std::string where = "index " + std::to_string(check.first_bad);
+      if (!check.note.empty()) where = check.first_bad < 0 ? check.note : where + " (" + check.note + ")";
+      std::fprintf(stderr,
+                   "%s: GPU vs CPU check: FAIL (round %d of %d): %lld of %lld elements wrong; first at %s: "
+                   "expected %s, got %s\n",
+                   label.c_str(), round + 1, options.repeat, static_cast<long long>(check.mismatches),
+                   static_cast<long long>(n), where.c_str(), check.expected.c_str(), check.got.c_str());
+      print_untimed_row(row, "FAIL");
+      return kExitVerifyFailed;
+    }
+  }
+  if (options.repeat > 1)
+    std::fprintf(stderr, "%s: GPU vs CPU check: PASS (%d rounds, fresh data each)\n", label.c_str(), options.repeat);
+  else
+    std::fprintf(stderr, "%s: GPU vs CPU check: PASS\n", label.c_str());
+
+  write_output_file(options.output_path, problem.output(), problem.output_count());
+  if (options.check_only) {
+    print_untimed_row(row, "PASS");
+    return kExitPass;
+  }
+
+  const Stats stats = time_reps(options, stream, session.flusher, [&] { problem.template run<Variant>(workspace, stream); });
+  // The budget's prediction from the timed median: the verified run's wall time carries one-time
+  // costs (the first launch of a kernel loads its module; a library call allocates its workspace)
+  // and once predicted a second for a scan of 7 us, skipping every larger N.
+  session.run_ms[combination_key] = {n, stats.median_ms};
+  const double gbps = problem.bytes_moved() / (stats.median_ms * 1e-3) / 1e9;
+  std::fprintf(stderr, "%s: Time taken: %.4f ms (median of %d reps, min %.4f, max %.4f, %s L2): %.1f GB/s\n",
+               label.c_str(), stats.median_ms, stats.reps, stats.min_ms, stats.max_ms,
+               options.hot ? "hot" : "cold", gbps);
+  print_row(row, stats.reps, stats.median_ms, stats.min_ms, stats.max_ms, gbps, "PASS");
+  return kExitPass;
+}
+
+template <class Variant>
+int harness_main(int argc, char** argv, const char* variant_file) {
+  Session session;
+  session.variant = variant_name_from_file(variant_file);
+  if (!parse_options(argc, argv, session.variant, session.options)) return kExitUsage;
+  Options& options = session.options;
+  if (options.gpus > 0 || options.rank >= 0) {
+    std::fprintf(stderr, "%s: error: --gpus, --nccl-id and --rank are for the multi-GPU binaries (multi_gpu_*)\n",
+                 session.variant.c_str());
+    return kExitUsage;
+  }
+  if (options.help) {
+    std::printf("%s: one scan variant of scan-zoo (tile: %lld items; element types: %s)\n\n%s",
+                session.variant.c_str(), static_cast<long long>(Variant::kTileItems),
+                names_of(typename Variant::Types{}).c_str(), usage_text().c_str());
+    return kExitPass;
+  }
+  g_timeout_s = options.timeout_s;
+  using Sample = SampleProblem<Variant>;
+  if (!options.input_path.empty() && !Sample::kTakesInputFile) {
+    std::fprintf(stderr, "%s: error: --input is not supported: this variant generates its own input (%s)\n",
+                 session.variant.c_str(), Sample::kInputDescription);
+    return kExitUsage;
+  }
+  if (options.segment_length > 0 && !Sample::kUsesSegmentLength) {
+    std::fprintf(stderr, "%s: error: --segment-length is for the segmented scans only\n", session.variant.c_str());
+    return kExitUsage;
+  }
+
+  // The file input is read before the GPU is touched: a bad file is a usage error (exit 2).
+  std::vector<char> file_bytes;
+  if (!options.input_path.empty()) {
+    std::size_t element_bytes = 0;
+    with_type(options.types[0], AllTypes{}, [&](auto t) { element_bytes = sizeof(t); });
+    std::string error;
+    if (!read_input_file(options.input_path, element_bytes, options.sizes.empty() ? -1 : options.sizes[0],
+                         file_bytes, error)) {
+      std::fprintf(stderr, "%s: error: %s\n", session.variant.c_str(), error.c_str());
+      return kExitUsage;
+    }
+    options.sizes = {static_cast<std::int64_t>(file_bytes.size() / element_bytes)};
+    if (!finite_input(options.types[0], file_bytes, error)) {
+      std::fprintf(stderr, "%s: error: --input file '%s': %s\n", session.variant.c_str(), options.input_path.c_str(),
+                   error.c_str());
+      return kExitUsage;
+    }
+  }
+
+  // Unsupported combinations are known without a GPU: WAIVED rows, exit code 3.
+  std::vector<Combination> combinations =
+      list_combinations(options, session.variant, [&](const std::string& type, const std::string& op, ScanKind kind) {
+        const char* reason = nullptr;
+        with_type(type, AllTypes{}, [&](auto t) {
+          using T = decltype(t);
+          if constexpr (!contains<T>(typename Variant::Types{})) {
+            reason = "this variant is not built for this element type";
+          } else {
+            with_op(op, AllOps{}, [&](auto o) {
+              using Problem = ProblemOf<Variant, T, decltype(o)>;
+              reason = Problem::unsupported_reason(kind);
+              if (!reason) reason = Variant::template unsupported_reason<T, decltype(o)>(kind);
+              if (!reason && options.in_place && !Problem::kRunsInPlace)
+                reason = "this problem does not run in place (--in-place)";
+            });
+          }
+        });
+        return reason;
+      });
+  const bool any_supported = std::any_of(combinations.begin(), combinations.end(),
+                                         [](const Combination& c) { return c.unsupported == nullptr; });
+
+  if (options.device_info || any_supported) ensure_cuda_device();
+  if (options.device_info) return print_device_info();
+  if (any_supported) ZOO_CUDA(cudaStreamCreateWithFlags(&session.stream, cudaStreamNonBlocking));
+  if (any_supported && !options.check_only && !options.hot) session.flusher.prepare();
+
+  for (const Combination& combination : combinations) {
+    RowLabel& row = current_row();
+    row = combination.row;
+    if (combination.unsupported) {
+      session.exit_code = worse_exit(session.exit_code, waive(combination, true));
+      continue;
+    }
+    with_type(row.type, AllTypes{}, [&](auto t) {
+      using T = decltype(t);
+      if constexpr (contains<T>(typename Variant::Types{})) {
+        const T* file_input = file_bytes.empty() ? nullptr : reinterpret_cast<const T*>(file_bytes.data());
+        with_op(row.op, AllOps{}, [&](auto o) {
+          // The row names what the problem does (a sort's rows say "sort", not "sum").
+          using Problem = ProblemOf<Variant, T, decltype(o)>;
+          row.op = Problem::op_label();
+          row.mode = Problem::mode_label(combination.kind);
+          int code = run_combination<Variant, T, decltype(o)>(session, combination.kind, row.n, file_input);
+          session.exit_code = worse_exit(session.exit_code, code);
+        });
+      }
+    });
+    row.n = -1;
+  }
+  return session.exit_code;
+}
+
+}  // namespace detail
+
+}  // namespace zoo
+
+// The variant file's entry point; the file name gives the variant its name.
+// Variadic, so that a variant type with commas in its template arguments needs no alias.
+#define ZOO_MAIN(...) \
+  int main(int argc, char** argv) { return ::zoo::detail::harness_main<__VA_ARGS__>(argc, argv, __FILE__); }

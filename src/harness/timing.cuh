@@ -1,0 +1,144 @@
+// timing.cuh -- the timing protocol (README, "How it measures"): the L2 flush
+// between reps, events around every whole run, warm-up, an adaptive rep count, and the median
+// with the spread.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstddef>
+#include <vector>
+
+#include "../core/cuda_check.cuh"
+#include "cli.hpp"
+#include "watchdog.cuh"
+
+namespace zoo {
+
+// Facts about the current device, queried once.
+inline const cudaDeviceProp& device_props() {
+  static cudaDeviceProp props = [] {
+    cudaDeviceProp p{};
+    int device = 0;
+    ZOO_CUDA(cudaGetDevice(&device));
+    ZOO_CUDA(cudaGetDeviceProperties(&p, device));
+    return p;
+  }();
+  return props;
+}
+
+// Cold-L2 timing: before each timed rep, read a buffer twice the L2 size so the scan finds none
+// of its data in cache. Reading (not memset) leaves clean lines, so no write-back of the flush
+// traffic leaks into the timed region.
+__global__ void read_to_flush_l2(const int4* __restrict__ buffer, std::size_t count, int* sink) {
+  int folded = 0;
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < count;
+       i += std::size_t(gridDim.x) * blockDim.x) {
+    int4 v = __ldcg(buffer + i);
+    folded ^= v.x ^ v.y ^ v.z ^ v.w;
+  }
+  if (folded == 1) *sink = folded;  // the buffer is zero: never taken, but keeps the loads alive
+}
+
+class L2Flusher {
+ public:
+  // Allocated before the first combination, so the sizes' memory checks see it as taken.
+  void prepare() {
+    if (buffer_) return;
+    bytes_ = std::max<std::size_t>(2 * std::size_t(device_props().l2CacheSize), 32u << 20);
+    ZOO_CUDA(cudaMalloc(&buffer_, bytes_ + sizeof(int4)));
+    ZOO_CUDA(cudaMemset(buffer_, 0, bytes_ + sizeof(int4)));
+  }
+  void flush(cudaStream_t stream) {
+    prepare();
+    const std::size_t count = bytes_ / sizeof(int4);
+    read_to_flush_l2<<<device_props().multiProcessorCount * 4, 512, 0, stream>>>(
+        buffer_, count, reinterpret_cast<int*>(buffer_ + count));
+    ZOO_CHECK_LAUNCH();
+  }
+
+ private:
+  int4* buffer_ = nullptr;  // kept for the life of the process
+  std::size_t bytes_ = 0;
+};
+
+struct Stats {
+  int reps = 0;
+  double median_ms = 0, min_ms = 0, max_ms = 0;
+};
+
+inline Stats summarize(std::vector<float> times_ms) {
+  std::sort(times_ms.begin(), times_ms.end());
+  Stats stats;
+  stats.reps = static_cast<int>(times_ms.size());
+  const std::size_t mid = times_ms.size() / 2;
+  stats.median_ms = times_ms.size() % 2 ? times_ms[mid] : 0.5 * (times_ms[mid - 1] + times_ms[mid]);
+  stats.min_ms = times_ms.front();
+  stats.max_ms = times_ms.back();
+  return stats;
+}
+
+// Adaptive repetitions: at least kMinReps, then until kAutoBudgetS of wall time or kMaxReps.
+constexpr int kMinReps = 10;
+constexpr int kMaxReps = 300;
+constexpr double kAutoBudgetS = 0.25;
+constexpr int kHotBatch = 10;  // hot reps enqueued per host synchronization
+
+// Times run_once() (which enqueues one whole scan on `stream`) by the protocol of
+// README, "How it measures": warm-up, then reps each bracketed by its own event pair, adaptive count.
+// Cold reps are timed one at a time, each behind its L2 flush (which also keeps the GPU busy
+// while the rep is enqueued, so launch latency is not timed). Hot reps have nothing in front
+// of them: they are enqueued in batches behind one untimed rep, each with its own event pair,
+// so every timed rep waits in the queue behind the previous one and starts on a busy GPU
+// with the previous rep's data in L2.
+template <class RunOnce>
+Stats time_reps(const Options& options, cudaStream_t stream, L2Flusher& flusher, RunOnce&& run_once) {
+  for (int i = 0; i < options.warmup; ++i) {
+    run_once();
+    ZOO_CHECK_LAUNCH();
+    wait_or_die(stream, "a warm-up scan");
+  }
+  const int batch = options.hot ? kHotBatch : 1;
+  std::vector<cudaEvent_t> starts(batch), stops(batch);
+  for (int b = 0; b < batch; ++b) {
+    ZOO_CUDA(cudaEventCreate(&starts[b]));
+    ZOO_CUDA(cudaEventCreate(&stops[b]));
+  }
+  std::vector<float> times_ms;
+  const auto timing_began = std::chrono::steady_clock::now();
+  while (true) {
+    const int done = static_cast<int>(times_ms.size());
+    if (options.reps > 0) {
+      if (done >= options.reps) break;
+    } else if (done >= kMinReps) {
+      double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - timing_began).count();
+      if (spent >= kAutoBudgetS || done >= kMaxReps) break;
+    }
+    const int count = std::min(batch, (options.reps > 0 ? options.reps : kMaxReps) - done);
+    if (options.hot) {
+      run_once();  // the untimed lead
+      ZOO_CHECK_LAUNCH();
+    }
+    for (int b = 0; b < count; ++b) {
+      if (!options.hot) flusher.flush(stream);
+      ZOO_CUDA(cudaEventRecord(starts[b], stream));
+      run_once();
+      ZOO_CHECK_LAUNCH();
+      ZOO_CUDA(cudaEventRecord(stops[b], stream));
+    }
+    wait_or_die(stream, "a timed scan");
+    for (int b = 0; b < count; ++b) {
+      float ms = 0;
+      ZOO_CUDA(cudaEventElapsedTime(&ms, starts[b], stops[b]));
+      times_ms.push_back(ms);
+    }
+  }
+  for (int b = 0; b < batch; ++b) {
+    ZOO_CUDA(cudaEventDestroy(starts[b]));
+    ZOO_CUDA(cudaEventDestroy(stops[b]));
+  }
+  return summarize(times_ms);
+}
+
+}  // namespace zoo

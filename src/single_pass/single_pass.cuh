@@ -1,0 +1,113 @@
+// single_pass.cuh -- the single-pass scan kernel and variant struct shared by the domino chains
+// and the decoupled look-back scans. One launch scans every tile (plus one memset that zeroes
+// the tile state, both inside the timed run): each block scans its tile with a tile policy
+// (tile_policies.cuh), obtains the tile's carry-in from the tile descriptors (lookback.cuh,
+// tile_state.cuh), and writes its output once. Global traffic: 2 accesses per element plus a
+// few bytes of descriptor per tile: the bound is memcpy.
+//
+// Tile order (which tile a block scans) decides forward progress:
+//   TileOrder::BlockIndex  tile = blockIdx.x. A tile waits on lower tiles, which the hardware is
+//                          not obliged to have started: if every resident block waits on a block
+//                          that is not resident, nothing moves. It works in practice because
+//                          NVIDIA GPUs dispatch the blocks of a 1-D grid in increasing order.
+//   TileOrder::Ticket      tile = a ticket taken from a global counter when the block starts.
+//                          Tile k - 1's ticket was taken earlier, so its block is already
+//                          running; it waits only on tiles below it, so by induction on the
+//                          ticket, every tile finishes, given that running blocks keep being
+//                          scheduled (true of NVIDIA GPUs; not a CUDA-language guarantee).
+#pragma once
+
+#include <cuda/atomic>
+
+#include <cstdint>
+
+#include "../blocks/block_scan.cuh"
+#include "../blocks/tile_policies.cuh"
+#include "../blocks/warp_scan.cuh"
+#include "../core/cuda_check.cuh"
+#include "../core/test_hooks.cuh"
+#include "../core/variant.cuh"
+#include "lookback.cuh"
+#include "tile_state.cuh"
+
+namespace zoo {
+
+enum class TileOrder { BlockIndex, Ticket };
+
+// The tile of every decoupled look-back variant, so that they differ only in the look-back and
+// the descriptor: 128 threads x 24 items (3072), the shape CUB tunes for 4-byte scans on sm_90.
+// 72 registers, 7 blocks per SM. On the H100 it beat 256 x 16 by 4.5% at 2^28 with the same
+// back-off (0.834 against 0.874 ms, warp window; bench/NOTES.md).
+using LookbackTile = CoarsenedTile<128, 24, WarpBlockScan<128, ShuffleWarpScan>>;
+
+template <class Tile, template <class> class State, template <class> class CarrySource, TileOrder Order,
+          class T, class Op>
+__global__ void __launch_bounds__(Tile::kThreads)
+    single_pass_scan_kernel(const T* in, T* out, std::int64_t n, bool exclusive, State<T> state,
+                            unsigned* ticket) {
+  std::int64_t tile = blockIdx.x;
+  if constexpr (Order == TileOrder::Ticket) {
+    __shared__ unsigned taken;
+    if (threadIdx.x == 0) taken = DeviceAtomic<unsigned>(*ticket).fetch_add(1u, cuda::memory_order_relaxed);
+    __syncthreads();
+    tile = taken;
+  }
+  if (tile == g_silent_tile) return;  // test-only (--inject-hang): never publishes
+  const std::int64_t tile_begin = tile * Tile::kTileItems;
+  const int valid = tile_extent(tile_begin, n, Tile::kTileItems);
+  Tile::template scan_tile<T, Op>(in + tile_begin, out + tile_begin, valid, exclusive,
+                                  CarrySource<State<T>>{state, tile});
+}
+
+template <class Tile, template <class> class State, template <class> class CarrySource, TileOrder Order>
+struct SinglePassVariant : VariantDefaults {
+  static constexpr std::int64_t kTileItems = Tile::kTileItems;
+  // Every element type the descriptor can carry: any (the two-field descriptor), the 32-bit ones
+  // (the packed 64-bit word), or the defaults (the 30-bit word, which then waives float itself).
+  using Types = std::conditional_t<State<std::int64_t>::kUnsupported == nullptr, AllTypes,
+                                   std::conditional_t<State<std::uint32_t>::kUnsupported == nullptr,
+                                                      ThirtyTwoBitTypes, DefaultTypes>>;
+  static constexpr bool kHasSilentTile = true;
+
+  template <class T, class Op>
+  static const char* unsupported_reason(ScanKind) { return State<T>::kUnsupported; }
+
+  // The whole workspace is tile state: the ticket, then the descriptors. Zeroed in every run.
+  template <class T>
+  static State<T> layout(WorkspaceCarver& carver, std::int64_t n, unsigned*& ticket) {
+    ticket = carver.take<unsigned>(1);
+    State<T> state;
+    state.layout(carver, ceil_div<std::int64_t>(n, kTileItems));
+    return state;
+  }
+
+  template <class T, class Op>
+  static std::size_t workspace_bytes(std::int64_t n) {
+    return bytes_of_layout([&](WorkspaceCarver& counter) {
+      unsigned* ticket;
+      layout<T>(counter, n, ticket);
+    });
+  }
+
+  template <class T, class Op>
+  static void run(const T* in, T* out, std::int64_t n, ScanKind kind, Workspace workspace, cudaStream_t stream) {
+    WorkspaceCarver carver(workspace.data);
+    unsigned* ticket;
+    const State<T> state = layout<T>(carver, n, ticket);
+    ZOO_CUDA(cudaMemsetAsync(workspace.data, 0, workspace.bytes, stream));
+    const std::int64_t tiles = ceil_div<std::int64_t>(n, kTileItems);
+    single_pass_scan_kernel<Tile, State, CarrySource, Order, T, Op>
+        <<<static_cast<unsigned>(tiles), Tile::kThreads, 0, stream>>>(in, out, n, kind == ScanKind::Exclusive,
+                                                                      state, ticket);
+    ZOO_CHECK_LAUNCH();
+  }
+
+  template <class T, class Op>
+  static const char* refusal_after_run(std::int64_t n, Workspace workspace, cudaStream_t stream) {
+    WorkspaceCarver carver(workspace.data);
+    unsigned* ticket;
+    return layout<T>(carver, n, ticket).refusal_after_run(stream);
+  }
+};
+
+}  // namespace zoo

@@ -1,0 +1,34 @@
+// single_pass_scan_decoupled_lookbacks -- Merrill & Garland's decoupled look-back with a
+// serial look-back (one descriptor per step) over a packed 64-bit (status, value) descriptor.
+//
+// Idea (Merrill & Garland, "Single-pass Parallel Prefix Scan with Decoupled Look-back", NVIDIA
+// 2016): break the chain. As soon as a block has scanned its tile it publishes AGGREGATE (its
+// own total); then it walks back over its predecessors' descriptors, one at a time,
+// combining aggregates until it meets an INCLUSIVE one (a predecessor that already knows its
+// full prefix), publishes its own INCLUSIVE value and the block writes its tile. A tile no
+// longer waits for its predecessor to finish, only for it to have scanned. Status and value
+// share one 64-bit word, so a reader always sees a matching pair and relaxed atomics suffice
+// (tile_state.cuh); one word per 32-byte sector. Back-off: a 600 ns sleep before the first
+// poll, 300 ns between polls (lookback.cuh).
+//
+// Work: O(N) plus the walks; depth: O(log tile) + the look-back. Launches: 2 (memset of the
+// tile state and ticket, the scan). Global traffic: 2 accesses per element plus 32 bytes of
+// descriptor per 3072-element tile: bound is memcpy.
+//
+// Forward progress: tiles are numbered by ticket (see single_pass.cuh): a tile only waits on
+// lower tickets, whose blocks are running; guaranteed while running blocks keep being scheduled.
+//
+// Constraints: any N; every type/operator/mode of 32-bit elements (the packed word holds 32
+// value bits). Tile = 128 threads x 24 items (zoo::LookbackTile).
+// Pieces: zoo::SinglePassVariant, zoo::SerialLookback, zoo::PackedTileState64, zoo::CoarsenedTile.
+//
+// In the charts: behind the warp-window look-back at large N. A look-back at 2^28 reaches
+// dozens of tiles back (the nearest INCLUSIVE tile is 32 to 64 behind, bench/NOTES.md), and the
+// serial walk pays one round trip per predecessor where the warp window pays one per 32. (The
+// walk runs in warp 0 with all lanes in step, reading the same word: see lookback.cuh.)
+//
+// Run: make bin/single_pass_scan_decoupled_lookbacks && ./bin/single_pass_scan_decoupled_lookbacks 2^28
+#include "../harness/harness.cuh"
+#include "single_pass.cuh"
+
+ZOO_MAIN(zoo::SinglePassVariant<zoo::LookbackTile, zoo::PackedTileState64, zoo::SerialLookback, zoo::TileOrder::Ticket>)

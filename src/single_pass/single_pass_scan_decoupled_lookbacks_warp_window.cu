@@ -1,0 +1,38 @@
+// single_pass_scan_decoupled_lookbacks_warp_window -- decoupled look-back where a whole warp
+// reads 32 predecessor descriptors per step, scans them, and stops at the nearest INCLUSIVE.
+//
+// Idea (the warp-parallel look-back of Merrill & Garland 2016, as CUB does it): the serial walk
+// of single_pass_scan_decoupled_lookbacks pays one memory round trip per predecessor. Here warp 0
+// of the block reads the 32 descriptors before its tile at once (lane 31 the nearest), waits
+// until none of them is INVALID, finds the nearest INCLUSIVE one with a ballot, and reduces the
+// values from that lane on, in order, with warp shuffles: one round trip covers 32 tiles. If the
+// window holds no INCLUSIVE descriptor, its whole reduction is combined in and the window moves
+// 32 tiles further back. Packed 64-bit descriptors, one per 32-byte sector, relaxed atomics
+// (tile_state.cuh); a 600 ns sleep before the first poll and 300 ns between polls
+// (lookback.cuh). Those three choices took it from 57% to 85% of memcpy at 2^28 on the H100
+// (bench/NOTES.md tells the story); publishing each descriptor with an atomic exchange instead
+// of a store took it 7-8% further on the H100 and the H200 (bench/NOTES.md, "Publishing by
+// exchange").
+//
+// Work: O(N); depth: O(log tile) + the look-back windows. Launches: 2 (memset of the tile state
+// and ticket, the scan). Global traffic: 2 accesses per element plus 32 bytes per 3072-element
+// tile: bound is memcpy.
+//
+// Forward progress: tiles are numbered by ticket (single_pass.cuh): guaranteed while running
+// blocks keep being scheduled.
+//
+// Constraints: any N; every type/operator/mode of 32-bit elements. Tile = 128 threads x 24
+// items (zoo::LookbackTile).
+// Pieces: zoo::SinglePassVariant, zoo::WarpLookback, zoo::PackedTileState64, zoo::CoarsenedTile.
+//
+// In the charts: ahead of CUB up to 2^20 (one launch fewer) and from 2^24 on (4% ahead at 2^28
+// at 5c06263; 9% at b99e056, after the tile transpose's register fix, bench/NOTES.md); up to 8%
+// behind it between 2^21 and 2^23, where the look-back's sleeps are a larger share of a short
+// run. Compare with the serial look-back to see what the window buys, and with
+// single_pass_scan_tuned to see what tuning the rest buys.
+//
+// Run: make bin/single_pass_scan_decoupled_lookbacks_warp_window && ./bin/single_pass_scan_decoupled_lookbacks_warp_window 2^28
+#include "../harness/harness.cuh"
+#include "single_pass.cuh"
+
+ZOO_MAIN(zoo::SinglePassVariant<zoo::LookbackTile, zoo::PackedTileState64, zoo::WarpLookback, zoo::TileOrder::Ticket>)
