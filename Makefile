@@ -98,7 +98,7 @@ tuner: build/tune/scan_tuner
 
 # The drop-a-stage probe: the tuned scan with its look-back wait or its scan taken away, beside
 # memcpy (bench/NOTES.md, "What limits the tuned scan"). Not part of `make`.
-build/tune/drop_stage: tune/drop_stage.cu $(COMMON) | build/tune
+build/tune/drop_stage: tune/drop_stage.cu tune/probe.cuh $(COMMON) | build/tune
 	$(NVCC) $(NVCCFLAGS) $(SPILL_CHECK) -Isrc -Itune -o $@ $< $(LDFLAGS)
 
 drop-stage: build/tune/drop_stage
@@ -112,7 +112,7 @@ multi-gpu-phases: build/tune/multi_gpu_phases
 
 # The cluster-launch probe: an empty kernel launched plainly and as one thread-block cluster
 # (bench/NOTES.md, "Small N: one cluster"). Not part of `make`.
-build/tune/cluster_launch: tune/cluster_launch.cu $(COMMON) | build/tune
+build/tune/cluster_launch: tune/cluster_launch.cu tune/probe.cuh $(COMMON) | build/tune
 	$(NVCC) $(NVCCFLAGS) $(SPILL_CHECK) -Isrc -Itune -o $@ $< $(LDFLAGS)
 
 cluster-launch: build/tune/cluster_launch

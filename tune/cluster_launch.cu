@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "harness/harness.cuh"
+#include "probe.cuh"
 #include "single_pass/cluster_launch.cuh"
 
 namespace zoo::probe {
@@ -23,23 +24,9 @@ __global__ void __launch_bounds__(kThreads) empty_kernel() {}
 
 int probe_main(int argc, char** argv) {
   Session session;
-  session.variant = "cluster_launch";
-  std::vector<char*> args(argv, argv + argc);
-  args.insert(args.begin() + 1, const_cast<char*>("1"));  // the harness wants an N; the probe ignores it
-  try {
-    session.options = parse_command_line(static_cast<int>(args.size()), args.data());
-  } catch (const UsageError& error) {
-    std::fprintf(stderr, "cluster_launch: error: %s\n", error.what());
+  // The command line wants an N; this probe ignores it.
+  if (!start_probe("cluster_launch", "scan-zoo cluster launch probe (tune/cluster_launch.cu)", argc, argv, "1", session))
     return kExitUsage;
-  }
-  g_timeout_s = session.options.timeout_s;
-  ensure_cuda_device();
-  ZOO_CUDA(cudaStreamCreateWithFlags(&session.stream, cudaStreamNonBlocking));
-  if (!session.options.hot) session.flusher.prepare();
-  std::printf("# scan-zoo cluster launch probe (tune/cluster_launch.cu)\n");
-  print_device_info();
-  std::printf("# l2: %s\n", session.options.hot ? "hot" : "cold");
-  std::printf("variant type op mode n reps median_ms min_ms max_ms gbps status gpus\n");
   for (unsigned blocks : {1u, 2u, 4u, 8u, 16u}) {
     RowLabel& row = current_row();
     row = {"launch_plain", "none", "none", "empty", blocks};

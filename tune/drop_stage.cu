@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "harness/harness.cuh"
+#include "probe.cuh"
 #include "single_pass/tuned_dispatch.cuh"
 
 namespace zoo::probe {
@@ -51,25 +52,10 @@ __global__ void __launch_bounds__(Tile::kThreads) tile_copy_kernel(const T* in, 
 
 int probe_main(int argc, char** argv) {
   Session session;
-  session.variant = "drop_stage";
-  std::vector<char*> args(argv, argv + argc);
-  if (argc < 2 || argv[1][0] == '-') args.insert(args.begin() + 1, const_cast<char*>("2^26,2^28,2^30"));
-  try {
-    session.options = parse_command_line(static_cast<int>(args.size()), args.data());
-  } catch (const UsageError& error) {
-    std::fprintf(stderr, "drop_stage: error: %s\n", error.what());
+  if (!start_probe("drop_stage", "scan-zoo drop-a-stage probe (tune/drop_stage.cu)", argc, argv, "2^26,2^28,2^30",
+                   session))
     return kExitUsage;
-  }
-  g_timeout_s = session.options.timeout_s;
-  ensure_cuda_device();
-  ZOO_CUDA(cudaStreamCreateWithFlags(&session.stream, cudaStreamNonBlocking));
   cudaStream_t stream = session.stream;
-  session.flusher.prepare();
-  // The header of timing.txt, so that a saved output names its GPU (bench/<gpu>/drop_stage.txt).
-  std::printf("# scan-zoo drop-a-stage probe (tune/drop_stage.cu)\n");
-  print_device_info();
-  std::printf("# l2: cold\n");
-  std::printf("variant type op mode n reps median_ms min_ms max_ms gbps status gpus\n");
 
   for (std::int64_t n : session.options.sizes) {
     const std::size_t bytes = std::size_t(n) * sizeof(std::int32_t);

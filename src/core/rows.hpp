@@ -42,8 +42,12 @@ inline RowLabel& current_row() {
   return row;
 }
 
-// stdout row (the timing.txt schema):
-//   variant type op mode n reps median_ms min_ms max_ms gbps status gpus
+// The columns of a row, in order: stated here once for the C++ side (--help prints them, the
+// tables' headers take them from there: scripts/table_header.sh), and once for Python
+// (scripts/timing_table.py COLUMNS), a test holding the two equal.
+inline constexpr const char* kRowColumns = "variant type op mode n reps median_ms min_ms max_ms gbps status gpus";
+
+// One result row on stdout, kRowColumns in order.
 inline void print_row(const RowLabel& row, int reps, double median_ms, double min_ms, double max_ms,
                       double gbps, const std::string& status) {
   std::printf("%s %s %s %s %lld %d %.6f %.6f %.6f %.2f %s %d\n", row.variant.c_str(), row.type.c_str(),

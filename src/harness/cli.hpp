@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "../core/ops.cuh"
+#include "../core/rows.hpp"
 
 namespace zoo {
 
@@ -77,7 +78,7 @@ inline std::string usage_text() {
       "                    rank 0 writes NCCL's unique id to FILE (which must not exist), the\n"
       "                    others wait for it (--timeout); rank 0 deletes it once all have joined\n"
       "  -h, --help        this text\n"
-      "stdout: one row per combination: variant type op mode n reps median_ms min_ms max_ms gbps status gpus\n"
+      "stdout: one row per combination: " + kRowColumns + "\n"
       "exit codes: 0 pass, 1 verification failed, 2 usage error, 3 combination not supported,\n"
       "            4 CUDA error or not enough memory, 5 watchdog (the scan did not finish)\n";
 }

@@ -215,51 +215,32 @@ inline int waive(const Combination& combination, bool prints_rows) {
 
 namespace detail {
 
-// Verifies, then times, one (type, op, mode, n) combination of the variant's problem
-// (problem.cuh). Returns its exit code.
-template <class Variant, class T, class Op>
-int run_combination(Session& session, ScanKind kind, std::int64_t n, const T* file_input) {
-  using Problem = ProblemOf<Variant, T, Op>;
-  const Options& options = session.options;
-  const RowLabel& row = current_row();
-  const std::string label = row.variant + " " + row.type + " " + row.op + " " + row.mode +
-                            " n=" + std::to_string(n);
-  if (n == 0) {  // the empty problem: nothing to launch, nothing to check
-    std::fprintf(stderr, "%s: empty input, nothing to do: PASS\n", label.c_str());
-    write_output_file(options.output_path, static_cast<const T*>(nullptr), 0);
-    print_untimed_row(row, "PASS");
-    return kExitPass;
-  }
+// How a combination ended before its timed row: the row's status and the exit code.
+struct Ending {
+  const char* status;
+  int code;
+};
+inline int finish(const RowLabel& row, Ending ending) {
+  print_untimed_row(row, ending.status);
+  return ending.code;
+}
 
-  if (const char* reason = Variant::unsupported_size(n)) {
-    std::fprintf(stderr, "%s: not supported: %s\n", label.c_str(), reason);
-    print_untimed_row(row, "WAIVED");
-    return kExitUnsupported;
-  }
-
-  // ---- budget: a slow variant stops growing N once one run would take too long ----
-  const std::string combination_key = row.type + " " + row.op + " " + row.mode;
-  auto previous = session.run_ms.find(combination_key);
-  if (over_budget(options, session.run_ms, combination_key, n, label)) {
-    print_untimed_row(row, "SKIPPED(over-budget)");
-    return kExitPass;
-  }
-
-  // ---- memory: check first, so a size that cannot fit gets a clear answer ----
-  Problem problem(n, kind, options, file_input);
-  const std::size_t workspace_bytes = Variant::template workspace_bytes<T, Op>(n);
+// Memory: the problem's device arrays and the variant's workspace, then its host arrays, each
+// checked against what is free first, so that a size that cannot fit gets a clear answer.
+template <class Problem>
+bool allocate_or_say_why(Problem& problem, DeviceBuffer& workspace, std::size_t workspace_bytes,
+                         const std::string& label, Ending& ending) {
   const std::size_t needed = problem.device_bytes() + workspace_bytes;
   std::size_t free_bytes = 0, total_bytes = 0;
   ZOO_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
-  DeviceBuffer d_workspace;
-  if (needed > free_bytes || !problem.allocate_device() || !d_workspace.allocate(workspace_bytes)) {
+  if (needed > free_bytes || !problem.allocate_device() || !workspace.allocate(workspace_bytes)) {
     std::fprintf(stderr,
                  "%s: not enough device memory: needs %zu bytes (%s: %s, workspace %zu); "
                  "%zu bytes (%s) free of %zu\n",
                  label.c_str(), needed, human_bytes(double(needed)).c_str(), problem.device_bytes_detail().c_str(),
                  workspace_bytes, free_bytes, human_bytes(double(free_bytes)).c_str(), total_bytes);
-    print_untimed_row(row, "SKIPPED(device-memory)");
-    return kExitCudaOrMemory;
+    ending = {"SKIPPED(device-memory)", kExitCudaOrMemory};
+    return false;
   }
   // Linux lends memory it may not have and kills the process that touches too much of it: ask
   // first what is available, so that a size the host cannot hold is a row, not a killed sweep.
@@ -267,51 +248,60 @@ int run_combination(Session& session, ScanKind kind, std::int64_t n, const T* fi
   if (problem.host_bytes() > host_available || !problem.allocate_host()) {
     std::fprintf(stderr, "%s: not enough host memory: needs %zu bytes for inputs and output; %zu available\n",
                  label.c_str(), problem.host_bytes(), host_available);
-    print_untimed_row(row, "SKIPPED(host-memory)");
-    return kExitCudaOrMemory;
+    ending = {"SKIPPED(host-memory)", kExitCudaOrMemory};
+    return false;
   }
-  const Workspace workspace{d_workspace.pointer, workspace_bytes};
-  cudaStream_t stream = session.stream;
-  // The workspace starts zeroed, once, outside timing (like its allocation). Variants that reset
-  // their state per run do so inside run() anyway; the one-launch tuned scan relies on this
-  // starting state and leaves the workspace ready for its next run itself (tuned_scan.cuh).
-  if (workspace_bytes) ZOO_CUDA(cudaMemsetAsync(workspace.data, 0, workspace_bytes, stream));
+  return true;
+}
 
-  // ---- verified runs (--repeat K of them): fresh input each round, poisoned output, one full
-  // run, every element checked. Round 0's data depends only on (seed, type, op, mode, n).
+// --inject-hang (tests): the verified run never finishes, and the watchdog must end it. In the
+// single-pass scans tile 0 stays silent and every later tile waits for it; elsewhere a stand-in
+// kernel waits for a flag nobody sets.
+template <class Variant, class Problem>
+void run_never_finishing(Problem& problem, std::int64_t n, Workspace workspace, cudaStream_t stream,
+                         const std::string& label) {
+  if (Variant::kHasSilentTile && n > Variant::kTileItems) {
+    std::fprintf(stderr, "%s: --inject-hang: tile 0 never publishes; every later tile waits for it\n", label.c_str());
+    const std::int64_t silent_tile = 0;
+    ZOO_CUDA(cudaMemcpyToSymbolAsync(g_silent_tile, &silent_tile, sizeof silent_tile, 0, cudaMemcpyHostToDevice,
+                                     stream));
+    problem.template run<Variant>(workspace, stream);
+    ZOO_CHECK_LAUNCH();
+    wait_or_die(stream, "the verified run (--inject-hang: tile 0 never publishes)");
+    return;
+  }
+  std::fprintf(stderr, "%s: --inject-hang: a kernel that never finishes\n", label.c_str());
+  DeviceBuffer flag;
+  ZOO_CUDA(flag.allocate(sizeof(int)) ? cudaSuccess : cudaErrorMemoryAllocation);
+  ZOO_CUDA(cudaMemsetAsync(flag.pointer, 0, sizeof(int), stream));
+  never_finishing_kernel<<<1, 1, 0, stream>>>(static_cast<const int*>(flag.pointer));
+  ZOO_CHECK_LAUNCH();
+  wait_or_die(stream, "the verified run (--inject-hang)");
+}
+
+// The verified runs (--repeat K of them): fresh input each round, poisoned output, one full run,
+// every element checked. Round 0's data depends only on (seed, type, op, mode, n). Records the
+// run's wall time for --budget-ms; false (and the ending) on a refusal or a wrong element.
+template <class Variant, class T, class Op, class Problem>
+bool verified_rounds(Session& session, Problem& problem, std::int64_t n, Workspace workspace, const std::string& key,
+                     const std::string& label, Ending& ending) {
+  const Options& options = session.options;
+  cudaStream_t stream = session.stream;
   for (int round = 0; round < options.repeat; ++round) {
-    problem.prepare(combination_seed(options.seed, row) ^ mix64(round), stream);
-    if (options.inject_hang && Variant::kHasSilentTile && n > Variant::kTileItems) {
-      std::fprintf(stderr, "%s: --inject-hang: tile 0 never publishes; every later tile waits for it\n",
-                   label.c_str());
-      const std::int64_t silent_tile = 0;
-      ZOO_CUDA(cudaMemcpyToSymbolAsync(g_silent_tile, &silent_tile, sizeof silent_tile, 0,
-                                       cudaMemcpyHostToDevice, stream));
-      problem.template run<Variant>(workspace, stream);
-      ZOO_CHECK_LAUNCH();
-      wait_or_die(stream, "the verified run (--inject-hang: tile 0 never publishes)");
-    } else if (options.inject_hang) {
-      std::fprintf(stderr, "%s: --inject-hang: a kernel that never finishes\n", label.c_str());
-      DeviceBuffer flag;
-      ZOO_CUDA(flag.allocate(sizeof(int)) ? cudaSuccess : cudaErrorMemoryAllocation);
-      ZOO_CUDA(cudaMemsetAsync(flag.pointer, 0, sizeof(int), stream));
-      never_finishing_kernel<<<1, 1, 0, stream>>>(static_cast<const int*>(flag.pointer));
-      ZOO_CHECK_LAUNCH();
-      wait_or_die(stream, "the verified run (--inject-hang)");
-    }
-    const auto verified_began = std::chrono::steady_clock::now();
+    problem.prepare(combination_seed(options.seed, current_row()) ^ mix64(round), stream);
+    if (options.inject_hang) run_never_finishing<Variant>(problem, n, workspace, stream, label);
+    const auto began = std::chrono::steady_clock::now();
     problem.template run<Variant>(workspace, stream);
     ZOO_CHECK_LAUNCH();
     wait_or_die(stream, "the verified run");
-    const double verified_ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - verified_began).count();
+    const double verified_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - began).count();
     if (const char* refusal = Variant::template refusal_after_run<T, Op>(n, workspace, stream)) {
       std::fprintf(stderr, "%s: not supported for this data: %s\n", label.c_str(), refusal);
-      print_untimed_row(row, "WAIVED");
-      return kExitUnsupported;
+      ending = {"WAIVED", kExitUnsupported};
+      return false;
     }
-    if (previous == session.run_ms.end() || previous->second.first < n)
-      session.run_ms[combination_key] = {n, verified_ms};
+    const auto previous = session.run_ms.find(key);
+    if (previous == session.run_ms.end() || previous->second.first < n) session.run_ms[key] = {n, verified_ms};
     problem.download(stream);
     wait_or_die(stream, "the copy of the result to the host");
 
@@ -324,30 +314,63 @@ int run_combination(Session& session, ScanKind kind, std::int64_t n, const T* fi
                    "expected %s, got %s\n",
                    label.c_str(), round + 1, options.repeat, static_cast<long long>(check.mismatches),
                    static_cast<long long>(n), where.c_str(), check.expected.c_str(), check.got.c_str());
-      print_untimed_row(row, "FAIL");
-      return kExitVerifyFailed;
+      ending = {"FAIL", kExitVerifyFailed};
+      return false;
     }
   }
   if (options.repeat > 1)
     std::fprintf(stderr, "%s: GPU vs CPU check: PASS (%d rounds, fresh data each)\n", label.c_str(), options.repeat);
   else
     std::fprintf(stderr, "%s: GPU vs CPU check: PASS\n", label.c_str());
+  return true;
+}
 
-  write_output_file(options.output_path, problem.output(), problem.output_count());
-  if (options.check_only) {
-    print_untimed_row(row, "PASS");
-    return kExitPass;
+// One (type, op, mode, n) combination of the variant's problem (problem.cuh), top to bottom:
+// sizes it refuses, the budget, memory, the verified rounds, the timed reps, the row. Returns
+// its exit code.
+template <class Variant, class T, class Op>
+int run_combination(Session& session, ScanKind kind, std::int64_t n, const T* file_input) {
+  using Problem = ProblemOf<Variant, T, Op>;
+  const Options& options = session.options;
+  const RowLabel& row = current_row();
+  const std::string label = row.variant + " " + row.type + " " + row.op + " " + row.mode + " n=" + std::to_string(n);
+  const std::string key = row.type + " " + row.op + " " + row.mode;  // --budget-ms's
+  Ending ending{"PASS", kExitPass};
+  if (n == 0) {  // the empty problem: nothing to launch, nothing to check
+    std::fprintf(stderr, "%s: empty input, nothing to do: PASS\n", label.c_str());
+    write_output_file(options.output_path, static_cast<const T*>(nullptr), 0);
+    return finish(row, ending);
   }
+  if (const char* reason = Variant::unsupported_size(n)) {
+    std::fprintf(stderr, "%s: not supported: %s\n", label.c_str(), reason);
+    return finish(row, {"WAIVED", kExitUnsupported});
+  }
+  if (over_budget(options, session.run_ms, key, n, label)) return finish(row, {"SKIPPED(over-budget)", kExitPass});
+
+  Problem problem(n, kind, options, file_input);
+  const std::size_t workspace_bytes = Variant::template workspace_bytes<T, Op>(n);
+  DeviceBuffer d_workspace;
+  if (!allocate_or_say_why(problem, d_workspace, workspace_bytes, label, ending)) return finish(row, ending);
+  const Workspace workspace{d_workspace.pointer, workspace_bytes};
+  cudaStream_t stream = session.stream;
+  // The workspace starts zeroed, once, outside timing (like its allocation). Variants that reset
+  // their state per run do so inside run() anyway; the one-launch tuned scan relies on this
+  // starting state and leaves the workspace ready for its next run itself (tuned_scan.cuh).
+  if (workspace_bytes) ZOO_CUDA(cudaMemsetAsync(workspace.data, 0, workspace_bytes, stream));
+
+  if (!verified_rounds<Variant, T, Op>(session, problem, n, workspace, key, label, ending)) return finish(row, ending);
+  write_output_file(options.output_path, problem.output(), problem.output_count());
+  if (options.check_only) return finish(row, ending);
 
   const Stats stats = time_reps(options, stream, session.flusher, [&] { problem.template run<Variant>(workspace, stream); });
   // The budget's prediction from the timed median: the verified run's wall time carries one-time
   // costs (the first launch of a kernel loads its module; a library call allocates its workspace)
   // and once predicted a second for a scan of 7 us, skipping every larger N.
-  session.run_ms[combination_key] = {n, stats.median_ms};
+  session.run_ms[key] = {n, stats.median_ms};
   const double gbps = problem.bytes_moved() / (stats.median_ms * 1e-3) / 1e9;
   std::fprintf(stderr, "%s: Time taken: %.4f ms (median of %d reps, min %.4f, max %.4f, %s L2): %.1f GB/s\n",
-               label.c_str(), stats.median_ms, stats.reps, stats.min_ms, stats.max_ms,
-               options.hot ? "hot" : "cold", gbps);
+               label.c_str(), stats.median_ms, stats.reps, stats.min_ms, stats.max_ms, options.hot ? "hot" : "cold",
+               gbps);
   print_row(row, stats.reps, stats.median_ms, stats.min_ms, stats.max_ms, gbps, "PASS");
   return kExitPass;
 }
