@@ -16,6 +16,8 @@
 # only when the sweep is complete, so an interrupted sweep leaves the previous results intact.
 set -u
 
+. "$(dirname "$0")/scripts/binaries.sh"
+
 usage() {
   sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
   cat <<'EOF'
@@ -78,9 +80,7 @@ if [ -n "$variants" ]; then
 else
   # The multi-GPU binaries have a sweep of their own (scripts/multi_gpu_bench.sh): their rows
   # spread one N over several GPUs and would not compare with the rest of this table.
-  for path in "$bin_dir"/*; do
-    [ -f "$path" ] && [ -x "$path" ] && [[ $(basename "$path") != multi_gpu_* ]] && binaries+=("$path")
-  done
+  while read -r name; do binaries+=("$bin_dir/$name"); done < <(zoo_binaries "$bin_dir" --single-gpu)
 fi
 [ ${#binaries[@]} -gt 0 ] || { echo "bench.sh: no binaries in $bin_dir (run make)" >&2; exit 2; }
 

@@ -17,7 +17,8 @@ while [ $# -gt 0 ]; do
   esac
 done
 variants=("$@")
-[ ${#variants[@]} -gt 0 ] || for path in bin/*; do variants+=("$(basename "$path")"); done
+. scripts/binaries.sh
+[ ${#variants[@]} -gt 0 ] || mapfile -t variants < <(zoo_binaries bin)
 
 failures=0
 for name in "${variants[@]}"; do

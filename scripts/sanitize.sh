@@ -4,12 +4,13 @@
 # (the harness allocates exactly N elements, so any overrun is outside an allocation).
 # Prints one line per (tool, binary), a summary line per tool and a total; exit 1 if any run
 # reported an error.
-#   ./scripts/sanitize.sh [variant ...]       (default: every binary in bin/)
+#   ./scripts/sanitize.sh [variant ...]       (default: every binary in bin/ but the multi_gpu_* ones)
 set -u
 cd "$(dirname "$0")/.."
 command -v compute-sanitizer >/dev/null || { echo "sanitize.sh: compute-sanitizer not found" >&2; exit 2; }
 binaries=("$@")
-[ ${#binaries[@]} -gt 0 ] || for path in bin/*; do [ -x "$path" ] && binaries+=("$(basename "$path")"); done
+. scripts/binaries.sh
+[ ${#binaries[@]} -gt 0 ] || mapfile -t binaries < <(zoo_binaries bin --single-gpu)
 
 failures=0 runs=0 tool_summaries=()
 for tool in memcheck racecheck synccheck initcheck; do

@@ -30,7 +30,8 @@ while [ $# -gt 0 ]; do
   esac
 done
 variants=("$@")
-[ ${#variants[@]} -gt 0 ] || for path in bin/*; do variants+=("$(basename "$path")"); done
+. scripts/binaries.sh
+[ ${#variants[@]} -gt 0 ] || mapfile -t variants < <(zoo_binaries bin)
 for name in "${variants[@]}"; do
   [ -x "bin/$name" ] || { echo "stress.sh: no binary bin/$name (run make)" >&2; exit 2; }
 done

@@ -149,8 +149,8 @@ int tune_main(int argc, char** argv) {
   ZOO_CUDA(cudaStreamCreateWithFlags(&session.stream, cudaStreamNonBlocking));
   cudaStream_t stream = session.stream;
   if (!options.hot) session.flusher.prepare();
-  // An idle GPU runs at low clocks and takes a moment to raise them: the sweep at 50c691a
-  // measured its first rows (memcpy and CUB at 2^10) 6 and 9 times too slow. Keep the GPU busy
+  // An idle GPU runs at low clocks and takes a moment to raise them: a sweep without this
+  // warm-up measured its first rows (memcpy and CUB at 2^10) 6 and 9 times too slow. Keep the GPU busy
   // for half a second before the first measurement.
   for (const auto start = std::chrono::steady_clock::now();
        std::chrono::steady_clock::now() - start < std::chrono::milliseconds(500);) {

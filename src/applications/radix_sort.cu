@@ -35,8 +35,8 @@
 // --inclusive only (the rows are labelled "sort ascending").
 //
 // In the charts (bench/applications.png): against cub_radix_sort (cub::DeviceRadixSort::SortKeys,
-// onesweep). On the H100 (928c639): 1.36 x CUB's time at 2^20, 2.09 x at 2^28. Nsight Compute
-// says why (bench/NOTES.md): the scatter is bound by the shared-memory/warp-op pipe (ranking
+// onesweep): slower, more so at large N (the figures: bench/NOTES.md, "The applications").
+// Nsight Compute says why: the scatter is bound by the shared-memory/warp-op pipe (ranking
 // with __match_any_sync, the shared-memory scatter), not by DRAM (31%), and each pass reads the
 // keys twice; the 12 launches put a floor of ~50 us under small N, where CUB sorts up to 2^12
 // keys in one block.

@@ -27,9 +27,9 @@
 // [-8, 8], segment lengths geometric with mean --segment-length (default 1024).
 //
 // In the charts (bench/applications.png): against cub_segmented_scan (CUB's scan-by-key, two
-// launches, a tile state of (key, value) pairs). On the H100 (928c639): 0.70 x CUB's time at
-// 2^20 (one launch instead of two), 0.89 x at 2^28 (90% of memcpy's bandwidth for its 9 bytes
-// per element). Compare with single_pass_scan_tuned: the labels add 25% to an int32 scan's bytes.
+// launches, a tile state of (key, value) pairs): faster at every size of the H100 sweep, one
+// launch instead of two at small N, near memcpy's bandwidth for its 9 bytes per element at large
+// N (the figures: bench/NOTES.md, "The applications"). Compare with single_pass_scan_tuned: the labels add 25% to an int32 scan's bytes.
 //
 // Run: make bin/segmented_scan && ./bin/segmented_scan 2^28 --segment-length 1000
 #include "../blocks/block_scan.cuh"

@@ -23,8 +23,8 @@
 // (the rows are labelled "select x>0"). Tile = 256 threads x 16 items.
 //
 // In the charts (bench/applications.png): against cub_select (cub::DeviceSelect::If, also a
-// single-pass look-back, two launches). On the H100 (928c639): 0.79 x CUB's time at 2^20,
-// 0.90 x at 2^28 (84% of memcpy's bandwidth for the bytes it moves).
+// single-pass look-back, two launches): faster at every size of the H100 sweep, one launch
+// fewer at small N (the figures: bench/NOTES.md, "The applications").
 //
 // Run: make bin/stream_compaction && ./bin/stream_compaction 2^28
 #include <type_traits>

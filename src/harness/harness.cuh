@@ -58,6 +58,14 @@
 
 namespace zoo {
 
+// A timed combination's line on stderr and, where this process prints rows, its PASS row.
+inline void report_timed(const std::string& label, const RowLabel& row, const Stats& stats, double gbps, bool hot,
+                         bool prints_rows) {
+  std::fprintf(stderr, "%s: Time taken: %.4f ms (median of %d reps, min %.4f, max %.4f, %s L2): %.1f GB/s\n",
+               label.c_str(), stats.median_ms, stats.reps, stats.min_ms, stats.max_ms, hot ? "hot" : "cold", gbps);
+  if (prints_rows) print_row(row, stats.reps, stats.median_ms, stats.min_ms, stats.max_ms, gbps, "PASS");
+}
+
 // The problem a variant solves: its own Problem, or the scan (problem.cuh).
 template <class Variant, class T, class Op, class = void>
 struct ProblemFor {
@@ -368,10 +376,7 @@ int run_combination(Session& session, ScanKind kind, std::int64_t n, const T* fi
   // and once predicted a second for a scan of 7 us, skipping every larger N.
   session.run_ms[key] = {n, stats.median_ms};
   const double gbps = problem.bytes_moved() / (stats.median_ms * 1e-3) / 1e9;
-  std::fprintf(stderr, "%s: Time taken: %.4f ms (median of %d reps, min %.4f, max %.4f, %s L2): %.1f GB/s\n",
-               label.c_str(), stats.median_ms, stats.reps, stats.min_ms, stats.max_ms, options.hot ? "hot" : "cold",
-               gbps);
-  print_row(row, stats.reps, stats.median_ms, stats.min_ms, stats.max_ms, gbps, "PASS");
+  report_timed(label, row, stats, gbps, options.hot, true);
   return kExitPass;
 }
 

@@ -558,10 +558,7 @@ int run_multi_gpu_combination(MultiGpuSession& session, ScanKind kind, std::int6
   const Stats stats = summarize(times_ms);
   session.run_ms[combination_key] = {n, stats.median_ms};
   const double gbps = 2.0 * double(n) * sizeof(T) / (stats.median_ms * 1e-3) / 1e9;
-  std::fprintf(stderr, "%s: Time taken: %.4f ms (median of %d reps, min %.4f, max %.4f, %s L2): %.1f GB/s\n",
-               label.c_str(), stats.median_ms, stats.reps, stats.min_ms, stats.max_ms, options.hot ? "hot" : "cold",
-               gbps);
-  if (session.prints_rows) print_row(row, stats.reps, stats.median_ms, stats.min_ms, stats.max_ms, gbps, "PASS");
+  report_timed(label, row, stats, gbps, options.hot, session.prints_rows);
   return kExitPass;
 }
 

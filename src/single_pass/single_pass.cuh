@@ -5,6 +5,21 @@
 // tile_state.cuh), and writes its output once. Global traffic: 2 accesses per element plus a
 // few bytes of descriptor per tile: the bound is memcpy.
 //
+// The decoupled look-back (Merrill & Garland 2016), in order, for tile t, and where each step is:
+//   1. scan the tile on its own, and know its total (the tile policy's scan_tile,
+//      tile_policies.cuh; register_tile.cuh for the tuned scan);
+//   2. publish the total as AGGREGATE in descriptor t, at once, so that later tiles may use it
+//      before t knows what comes before it (look_back_in_warp0, lookback.cuh; the descriptor's
+//      word and its memory order, tile_state.cuh). Tile 0 has nothing before it and publishes
+//      INCLUSIVE instead;
+//   3. look back over descriptors t-1, t-2, ...: wait while one is INVALID, combine the
+//      AGGREGATEs in order, stop at the first INCLUSIVE, whose value covers everything before it
+//      (SerialLookback one at a time, WarpLookback 32 per step, lookback.cuh);
+//   4. publish carry-in op total as INCLUSIVE in descriptor t, ending the walks of later tiles
+//      there;
+//   5. put the carry-in in front of every element of the tile and write it (scan_tile again).
+// The domino chains (ChainedCarry) skip step 2 and wait in step 3 for t-1's INCLUSIVE alone.
+//
 // Tile order (which tile a block scans) decides forward progress:
 //   TileOrder::BlockIndex  tile = blockIdx.x. A tile waits on lower tiles, which the hardware is
 //                          not obliged to have started: if every resident block waits on a block

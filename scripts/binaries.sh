@@ -1,0 +1,15 @@
+# binaries.sh -- sourced by the scripts that run every zoo binary (bench.sh, stress.sh,
+# sanitize.sh, large_n.sh): which binaries those are, said once.
+#   zoo_binaries DIR [--single-gpu]   the name of every executable file in DIR, one per line, in
+#                                     order; --single-gpu leaves out the multi_gpu_* binaries,
+#                                     whose rows spread one N over several GPUs and whose NCCL
+#                                     does not belong under compute-sanitizer
+zoo_binaries() {
+  local dir=$1 single_gpu=${2:-} path name
+  for path in "$dir"/*; do
+    [ -f "$path" ] && [ -x "$path" ] || continue
+    name=$(basename "$path")
+    [ "$single_gpu" = --single-gpu ] && [[ $name == multi_gpu_* ]] && continue
+    echo "$name"
+  done
+}
