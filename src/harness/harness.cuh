@@ -58,6 +58,15 @@
 
 namespace zoo {
 
+// --help: what the binary is, its tile and element types (the tests read both), the usage.
+template <class Variant>
+int print_help(const std::string& variant, const char* what) {
+  std::printf("%s: %s (tile: %lld items; element types: %s)\n\n%s", variant.c_str(), what,
+              static_cast<long long>(Variant::kTileItems), names_of(typename Variant::Types{}).c_str(),
+              usage_text().c_str());
+  return kExitPass;
+}
+
 // A timed combination's line on stderr and, where this process prints rows, its PASS row.
 inline void report_timed(const std::string& label, const RowLabel& row, const Stats& stats, double gbps, bool hot,
                          bool prints_rows) {
@@ -391,12 +400,7 @@ int harness_main(int argc, char** argv, const char* variant_file) {
                  session.variant.c_str());
     return kExitUsage;
   }
-  if (options.help) {
-    std::printf("%s: one scan variant of scan-zoo (tile: %lld items; element types: %s)\n\n%s",
-                session.variant.c_str(), static_cast<long long>(Variant::kTileItems),
-                names_of(typename Variant::Types{}).c_str(), usage_text().c_str());
-    return kExitPass;
-  }
+  if (options.help) return print_help<Variant>(session.variant, "one scan variant of scan-zoo");
   g_timeout_s = options.timeout_s;
   using Sample = SampleProblem<Variant>;
   if (!options.input_path.empty() && !Sample::kTakesInputFile) {

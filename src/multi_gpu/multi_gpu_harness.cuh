@@ -568,12 +568,7 @@ int multi_gpu_main(int argc, char** argv, const char* variant_file) {
   session.variant = variant_name_from_file(variant_file);
   if (!parse_options(argc, argv, session.variant, session.options)) return kExitUsage;
   Options& options = session.options;
-  if (options.help) {
-    std::printf("%s: a scan across GPUs of scan-zoo (tile: %lld items; element types: %s)\n\n%s",
-                session.variant.c_str(), static_cast<long long>(Variant::kTileItems),
-                names_of(typename Variant::Types{}).c_str(), usage_text().c_str());
-    return kExitPass;
-  }
+  if (options.help) return print_help<Variant>(session.variant, "a scan across GPUs of scan-zoo");
   if (!options.input_path.empty() || !options.output_path.empty()) {
     std::fprintf(stderr, "%s: error: --input and --output are not supported: the multi-GPU binaries generate "
                          "their input on the GPUs and check it there\n", session.variant.c_str());
