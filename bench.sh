@@ -17,6 +17,7 @@
 set -u
 
 . "$(dirname "$0")/scripts/binaries.sh"
+. "$(dirname "$0")/scripts/sweep.sh"
 
 usage() {
   sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
@@ -91,22 +92,9 @@ header=$("$(dirname "$0")/scripts/table_header.sh" "${binaries[0]}" "scan-zoo ti
   echo "bench.sh: cannot query the GPU" >&2
   exit 4
 }
-if [ -z "$out" ]; then
-  slug=$(printf '%s\n' "$header" | python3 "$(dirname "$0")/scripts/gpu_slug.py") || exit 4
-  out=bench/$slug/timing.txt
-fi
-
-mkdir -p "$(dirname "$out")"
-tmp="$out.partial.$$"
-child=""
-on_interrupt() {
-  [ -n "$child" ] && kill "$child" 2>/dev/null
-  rm -f "$tmp" "$tmp.rows" "$tmp.err" "$tmp.good"
-  echo "bench.sh: interrupted; $out left as it was" >&2
-  exit 130
-}
-trap on_interrupt INT TERM
-printf '%s\n' "$header" >"$tmp"
+[ -n "$out" ] || out=$(sweep_default_out "$header" timing.txt) || exit 4
+sweep_start "$out" "$header" bench.sh
+tmp=$sweep_tmp
 
 IFS=, read -r -a all_sizes <<<"$sizes"
 started=$SECONDS
@@ -118,16 +106,12 @@ for binary in "${binaries[@]}"; do
   while [ ${#remaining[@]} -gt 0 ]; do
     list=$(IFS=,; echo "${remaining[*]}")
     echo "[$index/${#binaries[@]}] $name n=$list ($((SECONDS - started)) s elapsed)" >&2
-    # In the background + wait, so that an interrupt is handled at once, not after the child.
     spread=1 gpu_args=()
     if [ -n "$gpus" ] && [[ $name == multi_gpu_* ]]; then spread=$gpus gpu_args=(--gpus "$gpus"); fi
-    timeout --kill-after=5 "$process_limit" "$binary" "$list" --type "$type" --op "$op" "--$mode" \
-      --timeout "$timeout_s" --budget-ms "$budget_ms" $hot $in_place "${gpu_args[@]}" >"$tmp.rows" 2>"$tmp.err" &
-    child=$!
     child_started=$SECONDS
-    wait "$child"
+    sweep_run timeout --kill-after=5 "$process_limit" "$binary" "$list" --type "$type" --op "$op" "--$mode" \
+      --timeout "$timeout_s" --budget-ms "$budget_ms" $hot $in_place "${gpu_args[@]}" >"$tmp.rows" 2>"$tmp.err"
     rc=$?
-    child=""
     # Keep only well-formed rows (12 fields, this variant's name first).
     awk -v name="$name" 'NF == 12 && $1 == name' "$tmp.rows" >"$tmp.good"
     cat "$tmp.good" >>"$tmp"
@@ -152,6 +136,5 @@ for binary in "${binaries[@]}"; do
     fi
   done
 done
-rm -f "$tmp.rows" "$tmp.err" "$tmp.good"
-mv -f "$tmp" "$out"
+sweep_finish "$out"
 echo "bench.sh: wrote $out ($(grep -vc '^#' "$out") lines, $((SECONDS - started)) s)" >&2

@@ -16,6 +16,7 @@
 # measured in FILE.interrupted).
 set -u
 cd "$(dirname "$0")/.."
+. scripts/sweep.sh
 tuner=build/tune/scan_tuner
 sizes="2^10,2^11,2^12,2^13,2^14,2^15,2^16,2^17,2^18,2^19,2^20,2^21,2^22,2^23,2^24,2^25,2^26,2^27,2^28,2^29,2^30"
 reps=15 warmup=2 configs="" out=""
@@ -36,35 +37,25 @@ done
 # The header: the GPU as the binaries see it (it names the default folder), the commit, the sweep.
 header=$(scripts/table_header.sh bin/memcpy_baseline "scan-zoo tuning table (single_pass_scan_tuned's space)" cold \
   "type=int32 op=sum mode=inclusive sizes=$sizes reps=$reps warmup=$warmup configs=${configs:-all}") || exit 4
-if [ -z "$out" ]; then
-  slug=$(printf '%s\n' "$header" | python3 scripts/gpu_slug.py) || exit 4
-  out=bench/$slug/tuning.txt
-fi
-mkdir -p "$(dirname "$out")"
+[ -n "$out" ] || out=$(sweep_default_out "$header" tuning.txt) || exit 4
 configs_out="$(dirname "$out")/tuning_configs.txt"
-tmp="$out.partial.$$"
-child=""
-on_interrupt() {
-  [ -n "$child" ] && kill "$child" 2>/dev/null
-  mv -f "$tmp" "$out.interrupted" 2>/dev/null
-  [ -f "$tmp.err" ] && echo "tune.sh: the tuner was at: $(grep '^tuning ' "$tmp.err" | tail -n 1)" >&2
-  rm -f "$tmp.err" "$configs_out.partial"
-  echo "tune.sh: interrupted; $out left as it was (what was measured: $out.interrupted)" >&2
-  exit 130
+# An interrupted tuning sweep keeps what it measured beside the table, and says where it was.
+sweep_on_interrupt() {
+  cp -f "$sweep_tmp" "$out.interrupted" 2>/dev/null
+  [ -f "$sweep_tmp.err" ] && echo "tune.sh: the tuner was at: $(grep '^tuning ' "$sweep_tmp.err" | tail -n 1)" >&2
+  rm -f "$configs_out.partial"
+  echo "tune.sh: what was measured: $out.interrupted" >&2
 }
-trap on_interrupt INT TERM
-
-printf '%s\n' "$header" >"$tmp"
+sweep_start "$out" "$header" tune.sh
+tmp=$sweep_tmp
 "$tuner" --describe ${configs:+--configs "$configs"} >"$configs_out.partial" || exit 4
 
 started=$SECONDS
 resume=()
 while true; do
-  "$tuner" "$sizes" --reps "$reps" --warmup "$warmup" --timeout 20 ${configs:+--configs "$configs"} "${resume[@]}" >>"$tmp" 2>"$tmp.err" &
-  child=$!
-  wait "$child"
+  sweep_run "$tuner" "$sizes" --reps "$reps" --warmup "$warmup" --timeout 20 ${configs:+--configs "$configs"} \
+    "${resume[@]}" >>"$tmp" 2>"$tmp.err"
   rc=$?
-  child=""
   # 0: all passed; 1: some verification failed (FAIL rows are in the table). Anything else: it died.
   { [ $rc -eq 0 ] || [ $rc -eq 1 ]; } && break
   where=$(grep '^tuning ' "$tmp.err" | tail -n 1)
@@ -78,7 +69,6 @@ while true; do
   fi
   resume=(--resume-after "$name@$n")
 done
-rm -f "$tmp.err"
 mv -f "$configs_out.partial" "$configs_out"
-mv -f "$tmp" "$out"
+sweep_finish "$out"
 echo "tune.sh: wrote $out ($(grep -vc '^#' "$out") lines, $((SECONDS - started)) s) and $configs_out" >&2
