@@ -109,8 +109,8 @@ for binary in "${binaries[@]}"; do
     spread=1 gpu_args=()
     if [ -n "$gpus" ] && [[ $name == multi_gpu_* ]]; then spread=$gpus gpu_args=(--gpus "$gpus"); fi
     child_started=$SECONDS
-    sweep_run timeout --kill-after=5 "$process_limit" "$binary" "$list" --type "$type" --op "$op" "--$mode" \
-      --timeout "$timeout_s" --budget-ms "$budget_ms" $hot $in_place "${gpu_args[@]}" >"$tmp.rows" 2>"$tmp.err"
+    sweep_run "$tmp.rows" "$tmp.err" timeout --kill-after=5 "$process_limit" "$binary" "$list" --type "$type" \
+      --op "$op" "--$mode" --timeout "$timeout_s" --budget-ms "$budget_ms" $hot $in_place "${gpu_args[@]}"
     rc=$?
     # Keep only well-formed rows (12 fields, this variant's name first).
     awk -v name="$name" 'NF == 12 && $1 == name' "$tmp.rows" >"$tmp.good"

@@ -6,9 +6,13 @@
 #                                   HEADER; from then on an interrupt (INT, TERM) kills the
 #                                   running child, calls the caller's sweep_on_interrupt if it
 #                                   defines one, says OUT was left as it was, and exits 130
-#   sweep_run CMD ...               runs CMD in the background and waits for it, so that an
-#                                   interrupt is handled at once, not after the child; returns
-#                                   CMD's exit code
+#   sweep_run [--append] OUT ERR CMD ...
+#                                   runs CMD in the background, its stdout into OUT (appended
+#                                   with --append) and its stderr into ERR, and waits for it, so
+#                                   that an interrupt is handled at once, not after the child;
+#                                   returns CMD's exit code. (The redirections are the child's
+#                                   alone: on the call, they would also take the interrupt's
+#                                   messages.)
 #   sweep_finish OUT                renames the finished table over OUT
 sweep_lib_dir=$(dirname "${BASH_SOURCE[0]}")
 
@@ -34,7 +38,15 @@ sweep_interrupted() {
 }
 
 sweep_run() {
-  "$@" &
+  # (Names of their own: bash scopes locals dynamically, and the interrupt's handler, which runs
+  # inside this function, reads the caller's variables.)
+  local sweep_append="" sweep_stdout sweep_stderr
+  [ "$1" = --append ] && { sweep_append=1; shift; }
+  sweep_stdout=$1 sweep_stderr=$2
+  shift 2
+  if [ -n "$sweep_append" ]; then "$@" >>"$sweep_stdout" 2>"$sweep_stderr" &
+  else "$@" >"$sweep_stdout" 2>"$sweep_stderr" &
+  fi
   sweep_child=$!
   wait "$sweep_child"
   local rc=$?

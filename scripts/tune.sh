@@ -41,10 +41,10 @@ header=$(scripts/table_header.sh bin/memcpy_baseline "scan-zoo tuning table (sin
 configs_out="$(dirname "$out")/tuning_configs.txt"
 # An interrupted tuning sweep keeps what it measured beside the table, and says where it was.
 sweep_on_interrupt() {
-  cp -f "$sweep_tmp" "$out.interrupted" 2>/dev/null
+  cp -f "$sweep_tmp" "$sweep_out.interrupted" 2>/dev/null
   [ -f "$sweep_tmp.err" ] && echo "tune.sh: the tuner was at: $(grep '^tuning ' "$sweep_tmp.err" | tail -n 1)" >&2
   rm -f "$configs_out.partial"
-  echo "tune.sh: what was measured: $out.interrupted" >&2
+  echo "tune.sh: what was measured: $sweep_out.interrupted" >&2
 }
 sweep_start "$out" "$header" tune.sh
 tmp=$sweep_tmp
@@ -53,8 +53,8 @@ tmp=$sweep_tmp
 started=$SECONDS
 resume=()
 while true; do
-  sweep_run "$tuner" "$sizes" --reps "$reps" --warmup "$warmup" --timeout 20 ${configs:+--configs "$configs"} \
-    "${resume[@]}" >>"$tmp" 2>"$tmp.err"
+  sweep_run --append "$tmp" "$tmp.err" "$tuner" "$sizes" --reps "$reps" --warmup "$warmup" --timeout 20 \
+    ${configs:+--configs "$configs"} "${resume[@]}"
   rc=$?
   # 0: all passed; 1: some verification failed (FAIL rows are in the table). Anything else: it died.
   { [ $rc -eq 0 ] || [ $rc -eq 1 ]; } && break
