@@ -13,8 +13,8 @@
 #   make drop-stage      build the drop-a-stage probe (tune/drop_stage.cu): where the tuned scan's time goes
 #   make cluster-launch  build the cluster-launch probe (tune/cluster_launch.cu): a cluster launch's own cost
 #   make multi-gpu-phases  build the phases probe (tune/multi_gpu_phases.cu): multi_gpu_scan's time by phase
-#   make tune            run the tuning sweep (scripts/tune.sh) -> bench/<gpu>/tuning.txt, then
-#                        make tune-select: scripts/tune_select.py over every bench/*/tuning.txt ->
+#   make tune            run the tuning sweep (tune/tune.sh) -> bench/<gpu>/tuning.txt, then
+#                        make tune-select: tune/tune_select.py over every bench/*/tuning.txt ->
 #                        the per-GPU, per-N tables, each GPU's report and charts
 #   make clean
 # ARCH selects the GPU (default sm_90, the H100): make ARCH=sm_80
@@ -118,12 +118,12 @@ build/tune/cluster_launch: tune/cluster_launch.cu tune/probe.cuh $(COMMON) | bui
 cluster-launch: build/tune/cluster_launch
 
 tune: all tuner python-deps
-	./scripts/tune.sh
+	./tune/tune.sh
 	$(MAKE) tune-select
 
 # Every GPU's sweep, so that tuning on one GPU replaces that GPU's table and keeps the others'.
 tune-select: python-deps
-	$(PYTHON) scripts/tune_select.py --bench-dir bench --table src/single_pass/tuned_table.cuh
+	$(PYTHON) tune/tune_select.py --bench-dir bench --table src/single_pass/tuned_table.cuh
 
 # pandas, matplotlib and pytest: installed only when missing, so an offline machine that has them
 # (the GPU box) never reaches for the network.

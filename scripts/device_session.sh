@@ -69,7 +69,7 @@ print(plots.fastest(rows, [v for v in ok["variant"].unique() if v not in plots.R
            tail -n 2 "$out/bench_hot.log" ;;
     tune) # A tuner built elsewhere for this GPU may come along (carry build/tune/scan_tuner).
           { [ -x build/tune/scan_tuner ] || timeout 240 make -j"$(nproc)" tuner >"$out/tuner_build.log" 2>&1; } &&
-          timeout ${TUNE_LIMIT:-480} ./scripts/tune.sh ${TUNE_ARGS:-} 2>"$out/tune.log"
+          timeout ${TUNE_LIMIT:-480} ./tune/tune.sh ${TUNE_ARGS:-} 2>"$out/tune.log"
           status=$?
           dir=$(gpu_dir)
           keep "$dir/tuning.txt" "$dir/tuning.txt.interrupted" "$dir/tuning_configs.txt"

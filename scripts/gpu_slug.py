@@ -15,7 +15,7 @@ prints, and so what heads timing.txt and tuning.txt):
 The model number alone, because it is what tells two GPUs' results apart; the memory size and
 form factor rarely are (and when they are, the fallback keeps the whole name).
 
-One rule for shell and Python: bench.sh and scripts/tune.sh name their default output folder
+One rule for shell and Python: bench.sh and tune/tune.sh name their default output folder
 with the command line, the Python scripts import gpu_slug().
 
 Usage: bin/memcpy_baseline --device-info | python3 scripts/gpu_slug.py

@@ -1,4 +1,4 @@
-# sweep.sh -- sourced by bench.sh and scripts/tune.sh: the parts of a sweep into a table that
+# sweep.sh -- sourced by bench.sh and tune/tune.sh: the parts of a sweep into a table that
 # both need, said once.
 #   sweep_default_out HEADER FILE   prints bench/<gpu>/FILE, <gpu> the slug of HEADER's GPU
 #                                   (scripts/gpu_slug.py); exit 4 when HEADER names none

@@ -23,7 +23,7 @@ def load(path):
 
 
 def per_gpu_files(bench_dir, filename):
-    """bench_dir/<gpu>/filename of every GPU folder that has one (bench.sh and scripts/tune.sh
+    """bench_dir/<gpu>/filename of every GPU folder that has one (bench.sh and tune/tune.sh
     write each GPU's results into bench/<its slug>/: scripts/gpu_slug.py). The scans across GPUs
     live apart, in bench/multi_gpu/ (multi_gpu_files)."""
     return sorted(p for p in Path(bench_dir).glob(f"*/{filename}") if p.parent.name != MULTI_GPU_DIR)

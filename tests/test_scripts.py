@@ -206,7 +206,7 @@ def select(tmp_path, gpus=("t100", "t200"), expect_success=True):
         if not (bench / gpu).exists():
             shutil.copytree(BENCH / gpu, bench / gpu)
     table = tmp_path / "tuned_table.cuh"
-    result = run([sys.executable, ROOT / "scripts" / "tune_select.py", "--bench-dir", bench, "--table", table])
+    result = run([sys.executable, ROOT / "tune" / "tune_select.py", "--bench-dir", bench, "--table", table])
     if expect_success:
         assert result.returncode == 0, result.stderr
     return (table.read_text() if table.exists() else None), result
@@ -296,7 +296,7 @@ def test_tuning_another_gpu_keeps_the_first_ones_table(tmp_path):
     # As `make tune` on T100 alone, then on T200: the second selection adds T200's table and keeps
     # T100's rows; only the fallback, chosen over every GPU, may change.
     shutil.copytree(BENCH / "t100", tmp_path / "bench" / "t100")
-    result = run([sys.executable, ROOT / "scripts" / "tune_select.py", "--tuning", tmp_path / "bench" / "t100",
+    result = run([sys.executable, ROOT / "tune" / "tune_select.py", "--tuning", tmp_path / "bench" / "t100",
                   "--table", tmp_path / "tuned_table.cuh"])  # a folder names the tuning.txt in it
     assert result.returncode == 0, result.stderr
     alone = (tmp_path / "tuned_table.cuh").read_text()

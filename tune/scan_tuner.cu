@@ -1,19 +1,19 @@
 // scan_tuner -- measures every configuration of the tuned scan's space (space.cuh) at every N
 // given, int32 inclusive sum, with CUB and memcpy in the same sweep: the data behind
-// bench/<gpu>/tuning.txt and the per-N table of single_pass_scan_tuned (scripts/tune_select.py).
+// bench/<gpu>/tuning.txt and the per-N table of single_pass_scan_tuned (tune/tune_select.py).
 //
 //   build/tune/scan_tuner 2^10,2^11,...,2^30 [--reps R] [--seed S] [--timeout SEC] [--hot]
 //                         [--configs SUBSTRING] [--resume-after NAME@N] [--list] [--describe]
 //
 // Same command line as every zoo binary for N and the timing options (the harness parses them);
 // --configs keeps the configurations whose name contains SUBSTRING; --resume-after skips every
-// (configuration, N) up to and including the one named (scripts/tune.sh restarts a sweep that
+// (configuration, N) up to and including the one named (tune/tune.sh restarts a sweep that
 // died there); --list prints the names;
 // --describe prints, per configuration, its kernel's registers per thread, local memory per
 // thread (non-zero means it spills: such a configuration cannot go into bin/, which is built
 // spill-free) and resident blocks per SM, as a table (needs a GPU; no N).
 // stdout: one timing.txt row per (configuration, N), the configuration's name in the variant
-// column, flushed as it goes, so a sweep that dies keeps what it measured (scripts/tune.sh).
+// column, flushed as it goes, so a sweep that dies keeps what it measured (tune/tune.sh).
 // stderr: "tuning NAME n=N" before each measurement, so that a driver knows where it died.
 //
 // Per N the input is generated and its scan computed on the CPU once; the expected output lives

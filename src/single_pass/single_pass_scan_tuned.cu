@@ -10,7 +10,7 @@
 // per 32-byte sector), descriptors per lane per poll, the back-off (spin or sleep), and whether
 // the aggregate goes out before the warps scan (early: warp 0 looks back while the others scan)
 // or after. The tuner (tune/, `make tune`) measures all 864 configurations of tune/space.cuh at
-// every power of two 2^10..2^30 on the GPU it runs on; scripts/tune_select.py keeps, per GPU, the
+// every power of two 2^10..2^30 on the GPU it runs on; tune/tune_select.py keeps, per GPU, the
 // smallest set with one within 1% of the fastest at each N and writes the tables this binary
 // dispatches on (src/single_pass/tuned_table.cuh, bench/<gpu>/TUNING.md).
 //

@@ -7,7 +7,7 @@
 # resident blocks per SM of every configuration's kernel. Other GPUs' folders are not touched:
 # the selection (make tune-select) then builds one table per measured GPU.
 #
-#   scripts/tune.sh [--sizes LIST] [--reps R] [--warmup W] [--configs SUBSTRING] [--out FILE]
+#   tune/tune.sh [--sizes LIST] [--reps R] [--warmup W] [--configs SUBSTRING] [--out FILE]
 #
 # Needs `make all tuner` (make tune does both, then the selection). If the tuner dies (its
 # watchdog caught a hang, or it crashed), the measurement it was on gets a HANG or ERROR row and
