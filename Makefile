@@ -14,8 +14,9 @@
 #   make cluster-launch  build the cluster-launch probe (tune/cluster_launch.cu): a cluster launch's own cost
 #   make multi-gpu-phases  build the phases probe (tune/multi_gpu_phases.cu): multi_gpu_scan's time by phase
 #   make tune            run the tuning sweep (tune/tune.sh) -> bench/<gpu>/tuning.txt, then
-#                        make tune-select: tune/tune_select.py over every bench/*/tuning.txt ->
-#                        the per-GPU, per-N tables, each GPU's report and charts
+#                        make tune-select: tune/tune_select.py over every bench/*/tuning.txt and
+#                        the listing of the space (build/tune/space.txt) -> the per-GPU, per-N
+#                        tables, each GPU's report and charts
 #   make clean
 # ARCH selects the GPU (default sm_90, the H100): make ARCH=sm_80
 
@@ -75,10 +76,10 @@ examples: $(EXAMPLES)
 bin build/tests build/tune build/examples:
 	mkdir -p $@
 
-# The tuner: the 1152 configurations of tune/space.cuh, int32 sum only, compiled in TUNE_SHARDS
-# translation units so that they build in parallel (about 10 minutes of one core in all). Not
-# part of `make`. Shards are built without the spill check: a configuration that spills is
-# measured like any other, and `scan_tuner --describe` reports its local memory, so the
+# The tuner: the 864 configurations of src/single_pass/tuned_space.cuh, int32 sum only, compiled
+# in TUNE_SHARDS translation units so that they build in parallel (about 10 minutes of one core in
+# all). Not part of `make`. Shards are built without the spill check: a configuration that spills
+# is measured like any other, and `scan_tuner --describe` reports its local memory, so the
 # selection keeps it out of bin/ (which is built spill-free).
 TUNE_SHARDS ?= 32
 TUNE_SHARD_OBJECTS := $(foreach s,$(shell seq 0 $$(($(TUNE_SHARDS) - 1))),build/tune/shard_$(s).o)
@@ -95,6 +96,14 @@ build/tune/scan_tuner: build/tune/scan_tuner.o $(TUNE_SHARD_OBJECTS)
 	$(NVCC) -arch=$(ARCH) -o $@ $^ $(LDFLAGS)
 
 tuner: build/tune/scan_tuner
+
+# The listing of the space (tune/list_space.cu), which the selection reads: host code, no
+# kernel. Not rebuilt for the generated table, which is made from the listing.
+build/tune/list_space: tune/list_space.cu $(filter-out src/single_pass/tuned_table.cuh,$(COMMON)) | build/tune
+	$(NVCC) $(NVCCFLAGS) -Isrc -o $@ $<
+
+build/tune/space.txt: build/tune/list_space
+	$< > $@
 
 # The drop-a-stage probe: the tuned scan with its look-back wait or its scan taken away, beside
 # memcpy (bench/NOTES.md, "What limits the tuned scan"). Not part of `make`.
@@ -122,8 +131,8 @@ tune: all tuner python-deps
 	$(MAKE) tune-select
 
 # Every GPU's sweep, so that tuning on one GPU replaces that GPU's table and keeps the others'.
-tune-select: python-deps
-	$(PYTHON) tune/tune_select.py --bench-dir bench --table src/single_pass/tuned_table.cuh
+tune-select: python-deps build/tune/space.txt
+	$(PYTHON) tune/tune_select.py --bench-dir bench --space build/tune/space.txt --table src/single_pass/tuned_table.cuh
 
 # pandas, matplotlib and pytest: installed only when missing, so an offline machine that has them
 # (the GPU box) never reaches for the network.

@@ -4,6 +4,8 @@ tuning selection builds a per-N table for each GPU and one fallback for all."""
 import shutil
 import sys
 
+import pytest
+
 from conftest import ROOT, run
 
 FIXTURE = ROOT / "tests" / "fixtures" / "timing.txt"
@@ -198,7 +200,23 @@ NEVER_SLOWER = "128x16.exchfence.dense.w64.spin.early"
 SPILLS = "512x32.store.sector.w64.spin.scanned"
 
 
-def select(tmp_path, gpus=("t100", "t200"), expect_success=True):
+@pytest.fixture(scope="session")
+def space():
+    """The listing of the real configuration space (tune/list_space.cu), which the selection
+    checks the fixtures' names against and takes indices and parameters from; built as
+    make tune-select builds it."""
+    result = run(["make", "-s", "build/tune/space.txt"])
+    assert result.returncode == 0, result.stdout + result.stderr
+    return ROOT / "build" / "tune" / "space.txt"
+
+
+def index_in(space, name):
+    """A configuration's index in the space, as its listing gives it."""
+    rows = [line.split() for line in space.read_text().splitlines()[1:]]
+    return next(int(row[0]) for row in rows if row[1] == name)
+
+
+def select(tmp_path, space, gpus=("t100", "t200"), expect_success=True):
     """Runs the selection over copies of the fixture GPUs' folders in tmp_path/bench (where it
     writes their reports and charts); returns (the generated table's text, the result)."""
     bench = tmp_path / "bench"
@@ -206,7 +224,8 @@ def select(tmp_path, gpus=("t100", "t200"), expect_success=True):
         if not (bench / gpu).exists():
             shutil.copytree(BENCH / gpu, bench / gpu)
     table = tmp_path / "tuned_table.cuh"
-    result = run([sys.executable, ROOT / "tune" / "tune_select.py", "--bench-dir", bench, "--table", table])
+    result = run([sys.executable, ROOT / "tune" / "tune_select.py", "--bench-dir", bench, "--space", space,
+                  "--table", table])
     if expect_success:
         assert result.returncode == 0, result.stderr
     return (table.read_text() if table.exists() else None), result
@@ -214,7 +233,7 @@ def select(tmp_path, gpus=("t100", "t200"), expect_success=True):
 
 def configs_of(table):
     """The generated table's configurations, by index: the names in the comments of Configs."""
-    return [line.split("// ")[1].split(": ")[1] for line in table.splitlines() if "TunedConfig<" in line]
+    return [line.split("// ")[1].split(": ")[1] for line in table.splitlines() if line.strip().startswith("ConfigAt<")]
 
 
 def rows_of(table, array):
@@ -229,8 +248,8 @@ def rows_of(table, array):
     return rows
 
 
-def test_tune_select_builds_a_table_per_gpu(tmp_path):
-    table, _ = select(tmp_path)
+def test_tune_select_builds_a_table_per_gpu(tmp_path, space):
+    table, _ = select(tmp_path, space)
     assert rows_of(table, "kRowsT100") == [(16, SMALL), (28, BIG)]
     assert rows_of(table, "kRowsT200") == [(16, SMALL_T200), (28, BIG)]
     # Ordered by slug, each with the header's device name, compute capability, SMs and peak bandwidth.
@@ -239,8 +258,10 @@ def test_tune_select_builds_a_table_per_gpu(tmp_path):
             '    {"NVIDIA Fixture T200", 9, 0, 132, 4800, kRowsT200, 2},\n};') in table
     assert ("// Sweeps (int32 inclusive sum, cold L2): NVIDIA Fixture T100 (commit ccc3333, 2026-02-02T00:00:00Z); "
             "NVIDIA Fixture T200 (commit ddd4444, 2026-03-02T00:00:00Z).") in table
-    assert ("TunedConfig<512, 16, Publish::Exchange, 4, 2, 200, Aggregate::AfterScan>,  "
-            f"// 2: {SMALL_T200}") in table
+    # Configurations by their index in the space, the table pinned to the space's size.
+    assert f"    ConfigAt<{index_in(space, SMALL_T200)}>,  // 2: {SMALL_T200}\n" in table
+    size = len(space.read_text().splitlines()) - 1
+    assert f'static_assert(kSpaceSize == {size}, "this table indexes a space of {size} configurations' in table
     # Each GPU's report and charts in its own folder, headed with its GPU, commit and date.
     for gpu, commit in (("t100", "ccc3333"), ("t200", "ddd4444")):
         report = (tmp_path / "bench" / gpu / "TUNING.md").read_text()
@@ -252,18 +273,18 @@ def test_tune_select_builds_a_table_per_gpu(tmp_path):
     # ratio ALL_ROUNDER (0.93 of it at worst on T100).
     assert f"| sum_gbps | {BIG} |" in report and f"| worst_ratio | {ALL_ROUNDER} |" in report
     assert "1 FAIL" in report and "spilling (local memory > 0, never shipped): 1" in report
-    assert "| publish | exchfence |" in report and "| back-off | sleep200 |" in report
+    assert "| publish | exchfence |" in report and "| sleep_ns | 200 |" in report
 
 
-def test_tune_select_ships_the_union_of_the_gpus_sets_and_the_fallback(tmp_path):
-    table, _ = select(tmp_path)
+def test_tune_select_ships_the_union_of_the_gpus_sets_and_the_fallback(tmp_path, space):
+    table, _ = select(tmp_path, space)
     # T100's set, then T200's (BIG once), then the fallback; never a spilling or failing one.
     assert configs_of(table) == [SMALL, BIG, SMALL_T200, NEVER_SLOWER]
     assert SPILLS not in table
 
 
-def test_fallback_is_never_slower_than_cub_on_any_gpu(tmp_path):
-    table, result = select(tmp_path)
+def test_fallback_is_never_slower_than_cub_on_any_gpu(tmp_path, space):
+    table, result = select(tmp_path, space)
     # ALL_ROUNDER has the best worst-case ratio over both GPUs, but CUB beats it on T200 at 2^22.
     assert "kFallback = 3;" in table and configs_of(table)[3] == NEVER_SLOWER
     assert "never slower than CUB there" in table and "WARNING" not in result.stderr
@@ -273,7 +294,7 @@ def test_fallback_is_never_slower_than_cub_on_any_gpu(tmp_path):
         assert worst in report
 
 
-def test_fallback_without_a_config_never_slower_than_cub_says_so(tmp_path):
+def test_fallback_without_a_config_never_slower_than_cub_says_so(tmp_path, space):
     # A CUB faster than every configuration on T200 at 2^28: none qualifies, so the best
     # worst-case ratio is taken regardless, loudly.
     bench = tmp_path / "bench"
@@ -283,7 +304,7 @@ def test_fallback_without_a_config_never_slower_than_cub_says_so(tmp_path):
     sweep.write_text("".join(cub_at_2_28 + "25 0.477218 0.467674 0.501079 4500.00 PASS\n"
                              if line.startswith(cub_at_2_28) else line
                              for line in sweep.read_text().splitlines(keepends=True)))
-    table, result = select(tmp_path)
+    table, result = select(tmp_path, space)
     assert configs_of(table)[-1] == ALL_ROUNDER and f"kFallback = {len(configs_of(table)) - 1};" in table
     assert "WARNING: no configuration that is a candidate on every GPU is never slower than CUB" in result.stderr
     assert "NONE of them is never slower than CUB" in table
@@ -292,39 +313,55 @@ def test_fallback_without_a_config_never_slower_than_cub_says_so(tmp_path):
             (bench / gpu / "TUNING.md").read_text()
 
 
-def test_tuning_another_gpu_keeps_the_first_ones_table(tmp_path):
+def test_tuning_another_gpu_keeps_the_first_ones_table(tmp_path, space):
     # As `make tune` on T100 alone, then on T200: the second selection adds T200's table and keeps
     # T100's rows; only the fallback, chosen over every GPU, may change.
     shutil.copytree(BENCH / "t100", tmp_path / "bench" / "t100")
     result = run([sys.executable, ROOT / "tune" / "tune_select.py", "--tuning", tmp_path / "bench" / "t100",
-                  "--table", tmp_path / "tuned_table.cuh"])  # a folder names the tuning.txt in it
+                  "--space", space, "--table", tmp_path / "tuned_table.cuh"])  # a folder names the tuning.txt in it
     assert result.returncode == 0, result.stderr
     alone = (tmp_path / "tuned_table.cuh").read_text()
     assert rows_of(alone, "kRowsT100") == [(16, SMALL), (28, BIG)] and "kRowsT200" not in alone
     assert configs_of(alone) == [SMALL, BIG, ALL_ROUNDER]  # alone, T100's best worst case beats CUB
-    both, _ = select(tmp_path, gpus=("t100", "t200"))
+    both, _ = select(tmp_path, space, gpus=("t100", "t200"))
     assert rows_of(both, "kRowsT100") == rows_of(alone, "kRowsT100")
     assert rows_of(both, "kRowsT200") == [(16, SMALL_T200), (28, BIG)]
 
 
-def test_tune_select_refuses_a_name_outside_the_grammar(tmp_path):
+def test_tune_select_refuses_a_configuration_outside_the_space(tmp_path, space):
+    # A sweep of an older space: a name the listing does not have.
     bench = tmp_path / "bench"
     shutil.copytree(BENCH / "t100", bench / "t100")
     sweep = bench / "t100" / "tuning.txt"
     sweep.write_text(sweep.read_text().replace(SMALL, "128x8.v16.warpscans.warp.nosleep.packed64.pertile"))
-    table, result = select(tmp_path, expect_success=False)
+    table, result = select(tmp_path, space, expect_success=False)
     assert result.returncode != 0 and table is None
-    assert "'128x8.v16.warpscans.warp.nosleep.packed64.pertile' is not a configuration name" in result.stderr
+    assert "'128x8.v16.warpscans.warp.nosleep.packed64.pertile' is not a configuration of the space" in result.stderr
 
 
-def test_generated_table_compiles(tmp_path):
-    select(tmp_path)
+def test_tune_select_without_the_space_listing_says_how_to_make_it(tmp_path):
+    table, result = select(tmp_path, tmp_path / "no_space.txt", expect_success=False)
+    assert result.returncode != 0 and table is None
+    assert "make build/tune/space.txt" in result.stderr
+
+
+def test_generated_table_compiles(tmp_path, space):
+    # Compiled and run on the host (no GPU needed): Configs holds, in order, the configurations
+    # that the comments name, each the type whose name() the sweep measured.
+    table, _ = select(tmp_path, space)
     probe = tmp_path / "probe.cu"
-    probe.write_text('#include "tuned_table.cuh"\n'
+    probe.write_text('#include <cstdio>\n'
+                     '#include "tuned_table.cuh"\n'
                      "static_assert(zoo::tuned::kFallback == 3);\n"
                      "static_assert(zoo::tuned::kTables[1].rows == zoo::tuned::kRowsT200);\n"
                      "static_assert(zoo::tuned::kRowsT200[1].log2_n == 28 && zoo::tuned::kRowsT200[1].config == 1);\n"
-                     "static_assert(zoo::tuned::kTables[1].peak_memory_gbps == 4800);\n")
-    result = run(["nvcc", "-std=c++17", "-arch=sm_90", "-I", tmp_path, "-I", ROOT / "src" / "single_pass", "-c", "-o",
-                  tmp_path / "probe.o", probe], timeout=300)
+                     "static_assert(zoo::tuned::kTables[1].peak_memory_gbps == 4800);\n"
+                     "template <class... Configs>\n"
+                     "void print_names(zoo::TypeList<Configs...>) { (std::puts(Configs::name().c_str()), ...); }\n"
+                     "int main() { print_names(zoo::tuned::Configs{}); }\n")
+    result = run(["nvcc", "-std=c++17", "-arch=sm_90", "-I", tmp_path, "-I", ROOT / "src" / "single_pass", "-o",
+                  tmp_path / "probe", probe], timeout=300)
     assert result.returncode == 0, result.stderr
+    names = run([tmp_path / "probe"])
+    assert names.returncode == 0, names.stderr
+    assert names.stdout.splitlines() == configs_of(table)

@@ -1,5 +1,5 @@
 // registry.cuh -- how the tuner's translation units hand it their configurations. Each shard
-// (shard.cu, compiled once per shard so the 1152 kernels build in parallel) registers the
+// (shard.cu, compiled once per shard so the 864 kernels build in parallel) registers the
 // configurations it instantiated at static-initialization time; the tuner sorts them by index.
 #pragma once
 
@@ -17,7 +17,7 @@ namespace zoo::tune {
 
 // One configuration, instantiated for int32 sum (what the tuner measures).
 struct Entry {
-  int index;  // in the space (space.cuh)
+  int index;  // in the space (src/single_pass/tuned_space.cuh)
   std::string name;
   std::size_t (*workspace_bytes)(std::int64_t n);
   void (*run)(const std::int32_t* in, std::int32_t* out, std::int64_t n, ScanKind kind, Workspace workspace,

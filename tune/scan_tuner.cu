@@ -1,17 +1,18 @@
-// scan_tuner -- measures every configuration of the tuned scan's space (space.cuh) at every N
-// given, int32 inclusive sum, with CUB and memcpy in the same sweep: the data behind
-// bench/<gpu>/tuning.txt and the per-N table of single_pass_scan_tuned (tune/tune_select.py).
+// scan_tuner -- measures every configuration of the tuned scan's space
+// (src/single_pass/tuned_space.cuh) at every N given, int32 inclusive sum, with CUB and memcpy in
+// the same sweep: the data behind bench/<gpu>/tuning.txt and the per-N table of
+// single_pass_scan_tuned (tune/tune_select.py).
 //
 //   build/tune/scan_tuner 2^10,2^11,...,2^30 [--reps R] [--seed S] [--timeout SEC] [--hot]
-//                         [--configs SUBSTRING] [--resume-after NAME@N] [--list] [--describe]
+//                         [--configs SUBSTRING] [--resume-after NAME@N] [--describe]
 //
 // Same command line as every zoo binary for N and the timing options (the harness parses them);
 // --configs keeps the configurations whose name contains SUBSTRING; --resume-after skips every
 // (configuration, N) up to and including the one named (tune/tune.sh restarts a sweep that
-// died there); --list prints the names;
-// --describe prints, per configuration, its kernel's registers per thread, local memory per
-// thread (non-zero means it spills: such a configuration cannot go into bin/, which is built
-// spill-free) and resident blocks per SM, as a table (needs a GPU; no N).
+// died there); --describe prints, per configuration, its kernel's registers per thread, local
+// memory per thread (non-zero means it spills: such a configuration cannot go into bin/, which is
+// built spill-free) and resident blocks per SM, as a table (needs a GPU; no N). The names and
+// parameters of the space's configurations, without a GPU: tune/list_space.cu.
 // stdout: one timing.txt row per (configuration, N), the configuration's name in the variant
 // column, flushed as it goes, so a sweep that dies keeps what it measured (tune/tune.sh).
 // stderr: "tuning NAME n=N" before each measurement, so that a driver knows where it died.
@@ -32,7 +33,7 @@
 #include "baselines/cub_reference.cuh"
 #include "harness/harness.cuh"
 #include "registry.cuh"
-#include "space.cuh"
+#include "single_pass/tuned_space.cuh"
 
 namespace zoo::tune {
 namespace {
@@ -83,7 +84,6 @@ struct TunerOptions {
   std::string filter;
   std::string resume_name;  // --resume-after NAME@N
   std::int64_t resume_n = -1;
-  bool list = false;
   bool describe = false;
 };
 
@@ -99,7 +99,6 @@ std::vector<char*> take_tuner_options(int argc, char** argv, TunerOptions& tuner
       tuner.resume_name = marker.substr(0, at);
       tuner.resume_n = parse_size(marker.substr(at + 1));
     }
-    else if (arg == "--list") tuner.list = true;
     else if (arg == "--describe") tuner.describe = true;
     else rest.push_back(argv[i]);
   }
@@ -114,11 +113,6 @@ int tune_main(int argc, char** argv) {
   } catch (const UsageError& error) {
     std::fprintf(stderr, "scan_tuner: error: %s\n", error.what());
     return kExitUsage;
-  }
-  const std::vector<Measured> list = measured_list(tuner.filter);
-  if (tuner.list) {
-    for (const Measured& m : list) std::printf("%s\n", m.name.c_str());
-    return kExitPass;
   }
   if (tuner.describe) {
     ensure_cuda_device();
@@ -143,8 +137,9 @@ int tune_main(int argc, char** argv) {
   }
   const Options& options = session.options;
   g_timeout_s = options.timeout_s;
+  const std::vector<Measured> list = measured_list(tuner.filter);
   std::fprintf(stderr, "scan_tuner: %zu configurations of %d, plus CUB and memcpy, at %zu sizes\n", list.size() - 2,
-               kSpaceSize, options.sizes.size());
+               tuned::kSpaceSize, options.sizes.size());
   ensure_cuda_device();
   ZOO_CUDA(cudaStreamCreateWithFlags(&session.stream, cudaStreamNonBlocking));
   cudaStream_t stream = session.stream;

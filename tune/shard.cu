@@ -1,9 +1,10 @@
-// shard.cu -- instantiates the configurations i of the space with i % TUNE_SHARDS == TUNE_SHARD
-// (int32 sum) and registers them with the tuner. Built once per shard by the Makefile.
+// shard.cu -- instantiates the configurations i of the space (src/single_pass/tuned_space.cuh)
+// with i % TUNE_SHARDS == TUNE_SHARD (int32 sum) and registers them with the tuner. Built once per
+// shard by the Makefile (make tuner).
 #include <utility>
 
 #include "registry.cuh"
-#include "space.cuh"
+#include "single_pass/tuned_space.cuh"
 
 #if !defined(TUNE_SHARD) || !defined(TUNE_SHARDS)
 #error "build with -DTUNE_SHARD=s -DTUNE_SHARDS=S (make tuner)"
@@ -11,6 +12,9 @@
 
 namespace zoo::tune {
 namespace {
+
+using tuned::ConfigAt;
+using tuned::kSpaceSize;
 
 template <int I>
 void describe(cudaFuncAttributes& attributes, int& blocks_per_sm) {

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # tune.sh -- the tuning sweep of single_pass_scan_tuned: every configuration of its space
-# (tune/space.cuh), with CUB and memcpy in the same process, at every power of two 2^10..2^30,
-# int32 inclusive sum, cold L2, into bench/<gpu>/tuning.txt (timing.txt's format and header; the
-# configuration's name in the variant column; <gpu> the GPU's short name, h100, h200, from
-# scripts/gpu_slug.py). Beside it, tuning_configs.txt: registers, local memory (spills) and
-# resident blocks per SM of every configuration's kernel. Other GPUs' folders are not touched:
-# the selection (make tune-select) then builds one table per measured GPU.
+# (src/single_pass/tuned_space.cuh), with CUB and memcpy in the same process, at every power of
+# two 2^10..2^30, int32 inclusive sum, cold L2, into bench/<gpu>/tuning.txt (timing.txt's format
+# and header; the configuration's name in the variant column; <gpu> the GPU's short name, h100,
+# h200, from scripts/gpu_slug.py). Beside it, tuning_configs.txt: registers, local memory
+# (spills) and resident blocks per SM of every configuration's kernel. Other GPUs' folders are not
+# touched: the selection (make tune-select) then builds one table per measured GPU.
 #
 #   tune/tune.sh [--sizes LIST] [--reps R] [--warmup W] [--configs SUBSTRING] [--out FILE]
 #

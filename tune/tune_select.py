@@ -22,12 +22,15 @@ the others'.
 Candidates for shipping: configurations that passed at every N of the GPU's sweep and do not
 spill (local memory 0 in tuning_configs.txt; bin/ is built with spills as errors).
 
-Configuration names (TunedConfig::name(), src/single_pass/tuned_scan.cuh), six dot-separated fields:
-    {threads}x{items}.{publish}.{descriptors}.{window}.{backoff}.{aggregate}
-    e.g. 256x16.exch.dense.w32.spin.early -> TunedConfig<256, 16, Publish::Exchange, 1, 1, 0, Aggregate::Early>
-(see cpp_config for each field's values).
+The configuration space comes from its listing, build/tune/space.txt (tune/list_space.cu, `make
+build/tune/space.txt`): one row per configuration of src/single_pass/tuned_space.cuh, with its
+index, its name (TunedConfig::name(), the variant column of a sweep) and its parameters. A sweep
+naming a configuration outside it is of another space, and is refused. The generated table names
+the shipped configurations by index (ConfigAt<i>), and the reports take each configuration's
+parameters from the listing: this script never reads a name's fields.
 
 Usage: python3 tune/tune_select.py [--bench-dir bench | --tuning PATH [PATH ...]]
+                                      [--space build/tune/space.txt]
                                       [--table src/single_pass/tuned_table.cuh]
   --tuning takes tuning.txt files or the folders holding them; reports and charts go beside each.
 """
@@ -57,28 +60,21 @@ DENSITY_SIZES = (2**12, 2**16, 2**20, 2**24, 2**28)
 # What the C++ side needs of a sweep's header to tell GPUs apart and find the nearest one.
 HEADER_FIELDS = ("gpu", "compute_capability", "sm_count", "peak_memory_gbps")
 
-# Name fields -> TunedConfig's template arguments.
-PUBLISH = {"store": "Publish::Store", "exch": "Publish::Exchange", "exchfence": "Publish::ExchangeFence"}
-DESCRIPTOR_STRIDE = {"dense": 1, "sector": 4}  # 64-bit words from one descriptor to the next
-WINDOW_PER_LANE = {"w32": 1, "w64": 2}         # descriptors each lane reads per poll
-BACKOFF_SLEEP_NS = {"spin": 0, "sleep200": 200, "sleep600": 600}  # the first sleep
-AGGREGATE = {"early": "Aggregate::Early", "scanned": "Aggregate::AfterScan"}
-# The parameters' names in the reports, in the order of the name's fields.
-PARAMETERS = ("shape", "publish", "descriptors", "window", "back-off", "aggregate")
+# The parameter columns of the space's listing (tune/list_space.cu), in its order; the reports
+# name the parameters by them.
+PARAMETERS = ("threads", "items", "publish", "descriptor_stride", "per_lane", "sleep_ns", "aggregate")
 
 
-def cpp_config(name):
-    """'256x16.exch.dense.w32.spin.early' -> 'TunedConfig<256, 16, Publish::Exchange, 1, 1, 0, Aggregate::Early>'.
-    Raises ValueError for a name outside the grammar (e.g. a sweep of an older configuration space)."""
-    fields = name.split(".")
-    shape = re.fullmatch(r"(\d+)x(\d+)", fields[0])
-    choices = (PUBLISH, DESCRIPTOR_STRIDE, WINDOW_PER_LANE, BACKOFF_SLEEP_NS, AGGREGATE)
-    if len(fields) != len(PARAMETERS) or not shape or any(f not in c for f, c in zip(fields[1:], choices)):
-        raise ValueError(f"'{name}' is not a configuration name of the form "
-                         "{threads}x{items}.{publish}.{descriptors}.{window}.{backoff}.{aggregate}")
-    _, publish, descriptors, window, backoff, aggregate = fields
-    return (f"TunedConfig<{shape[1]}, {shape[2]}, {PUBLISH[publish]}, {DESCRIPTOR_STRIDE[descriptors]}, "
-            f"{WINDOW_PER_LANE[window]}, {BACKOFF_SLEEP_NS[backoff]}, {AGGREGATE[aggregate]}>")
+def load_space(path):
+    """The space's listing, indexed by configuration name: its index in the space and its parameters."""
+    if not Path(path).exists():
+        raise SystemExit(f"tune_select: no {path}, the listing of the configuration space: "
+                         "run make build/tune/space.txt (make tune-select does)")
+    space = pd.read_csv(path, sep=r"\s+")
+    missing = [column for column in ("index", "name", *PARAMETERS) if column not in space.columns]
+    if missing:
+        raise SystemExit(f"tune_select: {path} lacks the columns {', '.join(missing)} (not tune/list_space's listing?)")
+    return space.set_index("name")
 
 
 @dataclass
@@ -109,20 +105,19 @@ class Sweep:
         return (self.table.loc[name] / self.gbps.loc["cub_scan"]).dropna()
 
 
-def load_sweep(path):
+def load_sweep(path, space):
     header, rows = load(path)
     missing = [key for key in HEADER_FIELDS if key not in header]
     if missing:
         raise SystemExit(f"tune_select: {path}: header lacks {', '.join(missing)} (not a tune/tune.sh sweep?)")
+    unknown = [name for name in rows["variant"].unique() if name not in REFERENCES and name not in space.index]
+    if unknown:
+        others = f" (and {len(unknown) - 1} more)" if len(unknown) > 1 else ""
+        raise SystemExit(f"tune_select: {path}: '{unknown[0]}'{others} is not a configuration of the space "
+                         "(src/single_pass/tuned_space.cuh): the sweep is of another configuration space. "
+                         "Re-run make tune on that GPU.")
     passed = rows[rows["status"] == "PASS"]
     gbps = passed.pivot_table(index="variant", columns="n", values="gbps")
-    for name in rows["variant"].unique():
-        if name not in REFERENCES:
-            try:
-                cpp_config(name)
-            except ValueError as error:
-                raise SystemExit(f"tune_select: {path}: {error}; a sweep of another configuration space? "
-                                 "Re-run make tune on that GPU.")
     configs_path = Path(path).with_name("tuning_configs.txt")
     configs = pd.read_csv(configs_path, sep=r"\s+").set_index("config") if configs_path.exists() else None
     return Sweep(Path(path), header, rows, gbps, configs, candidates(gbps, configs), gpu_slug(header["gpu"]))
@@ -155,7 +150,10 @@ METRIC_SENSE = {"sum_gbps": False, "abs_distance": True, "squared_distance": Tru
 
 
 def metric_winners(scores):
-    return {metric: scores[metric].sort_values(ascending=ascending).index[0]
+    """Each metric's best configuration; of equal scores (configurations that tie at their worst
+    size, say) the first by name, whichever order the rows came in and however pandas sorts."""
+    by_name = scores.sort_index()
+    return {metric: by_name[metric].sort_values(ascending=ascending, kind="stable").index[0]
             for metric, ascending in METRIC_SENSE.items()}
 
 
@@ -230,7 +228,7 @@ def rows_name(sweep):
     return "kRows" + re.sub(r"[^A-Z0-9]", "_", sweep.slug.upper())
 
 
-def write_table(path, source, sweeps, configs, fallback):
+def write_table(path, source, sweeps, configs, fallback, space):
     index = {name: i for i, name in enumerate(configs)}
     sweeps_line = "; ".join(f"{s.gpu} (commit {s.header.get('git_commit', '?')}, {s.header.get('date', '?')})"
                             for s in sweeps)
@@ -248,15 +246,19 @@ def write_table(path, source, sweeps, configs, fallback):
         *how,
         "#pragma once",
         "",
-        '#include "tuned_scan.cuh"',
+        '#include "tuned_space.cuh"',
         "",
         "namespace zoo::tuned {",
         "",
+        "// The configurations by their index in the space (tuned_space.cuh), as its listing numbered",
+        "// them when this table was generated.",
+        f'static_assert(kSpaceSize == {len(space)}, "this table indexes a space of {len(space)} configurations '
+        '(tuned_space.cuh): regenerate it (make tune-select)");',
         "using Configs = TypeList<",
     ]
     for i, name in enumerate(configs):
         comma = "," if i + 1 < len(configs) else ">;"
-        lines.append(f"    {cpp_config(name)}{comma}  // {i}: {name}")
+        lines.append(f"    ConfigAt<{space.loc[name, 'index']}>{comma}  // {i}: {name}")
     lines += [
         "",
         "// The configuration for GPUs without a measured or compatible table.",
@@ -294,14 +296,14 @@ def write_table(path, source, sweeps, configs, fallback):
     Path(path).write_text("\n".join(lines))
 
 
-def parameter_effects(table, sizes):
+def parameter_effects(table, sizes, space):
     """For each parameter value: the best GB/s any configuration with that value reached at each
     of `sizes` (what each choice can do at its best)."""
-    parts = pd.DataFrame([name.split(".") for name in table.index], index=table.index, columns=list(PARAMETERS))
+    parameters = space.loc[table.index, list(PARAMETERS)]
     out = []
     for parameter in PARAMETERS:
-        for value in sorted(parts[parameter].unique()):
-            best = table.loc[parts.index[parts[parameter] == value], sizes].max(axis=0)
+        for value in sorted(parameters[parameter].unique()):
+            best = table.loc[parameters.index[parameters[parameter] == value], sizes].max(axis=0)
             out.append([parameter, value] + [f"{best[n]:.0f}" for n in sizes])
     return out
 
@@ -346,7 +348,7 @@ def fallback_section(sweep, sweeps, fallback):
     return text
 
 
-def write_report(sweep, sweeps, fallback, scores, winners):
+def write_report(sweep, sweeps, fallback, scores, winners, space):
     path = sweep.folder / "TUNING.md"
     table, gbps, rows, header = sweep.table, sweep.gbps, sweep.rows, sweep.header
     sizes = list(table.columns)
@@ -411,7 +413,7 @@ def write_report(sweep, sweeps, fallback, scores, winners):
     ]
     effect_sizes = [n for n in (2**12, 2**16, 2**20, 2**24, 2**28, 2**30) if n in sizes]
     text.append(markdown_table(["parameter", "value"] + [pow2_label(n) for n in effect_sizes],
-                               parameter_effects(table, effect_sizes)))
+                               parameter_effects(table, effect_sizes, space)))
     text.append("")
     path.write_text("\n".join(text))
 
@@ -487,6 +489,8 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--bench-dir", default="bench", help="every <bench-dir>/<gpu>/tuning.txt (the default)")
     parser.add_argument("--tuning", nargs="+", help="these sweeps instead (tuning.txt files or their folders)")
+    parser.add_argument("--space", default="build/tune/space.txt",
+                        help="the listing of the configuration space (make build/tune/space.txt)")
     parser.add_argument("--table", default="src/single_pass/tuned_table.cuh")
     args = parser.parse_args(argv)
 
@@ -494,7 +498,8 @@ def main(argv=None):
     if not paths:
         print(f"tune_select: no {args.bench_dir}/*/tuning.txt (run make tune on a GPU)", file=sys.stderr)
         return 1
-    sweeps = sorted((load_sweep(p) for p in paths), key=lambda s: s.slug)
+    space = load_space(args.space)
+    sweeps = sorted((load_sweep(p, space) for p in paths), key=lambda s: s.slug)
     for a, b in zip(sweeps, sweeps[1:]):  # one sweep per slug: the slug names the GPU's folder and row array
         if a.slug == b.slug:
             print(f"tune_select: {a.path} ({a.gpu}) and {b.path} ({b.gpu}) are both GPU {a.slug}: keep one",
@@ -515,11 +520,11 @@ def main(argv=None):
               f"the fallback, {fallback.name}, is the best worst-case ratio regardless", file=sys.stderr)
     configs = shipped_configs(sweeps, fallback)
     source = ", ".join(shown(p) for p in paths) if args.tuning else f"{args.bench_dir}/*/tuning.txt"
-    write_table(args.table, source, sweeps, configs, fallback)
+    write_table(args.table, source, sweeps, configs, fallback, space)
     for s in sweeps:
         scores = metrics(s.table)
         winners = metric_winners(scores)
-        write_report(s, sweeps, fallback, scores, winners)
+        write_report(s, sweeps, fallback, scores, winners, space)
         plot_ideal_vs_single(s, winners, fallback)
         plot_density(s)
     print(f"tune_select: {len(configs)} configurations for {len(sweeps)} GPUs "

@@ -2,7 +2,7 @@
 // register-resident tiles, with every decision that the measurements left open a compile-time
 // parameter (TunedConfig). single_pass_scan_tuned picks a configuration per GPU and per N from a
 // measured table (tuned_table.cuh, tuned_dispatch.cuh); the tuner (tune/) measures every
-// configuration of the space (tune/space.cuh). This header includes no harness, so that the
+// configuration of the space (tuned_space.cuh). This header includes no harness, so that the
 // tuner can compile its configurations in many translation units.
 //
 // The kernel, top to bottom (tuned_scan_kernel below):
@@ -75,11 +75,32 @@ namespace zoo {
 
 enum class Aggregate { AfterScan, Early };
 
+// The words a configuration's name spells its publish instruction and its aggregate's timing
+// with; the tuner's listing of the space (tune/list_space.cu) has them as columns.
+inline const char* publish_word(Publish how) {
+  static const char* const words[] = {"store", "exch", "exchfence"};
+  return words[static_cast<int>(how)];
+}
+inline const char* aggregate_word(Aggregate when) { return when == Aggregate::Early ? "early" : "scanned"; }
+
+// E.g. "256x16.exch.dense.w32.spin.early": a configuration's row name in bench/<gpu>/tuning.txt.
+// One function for every configuration (the tuner's listing compiles one body, not 864).
+inline std::string tuned_config_name(int threads, int items, Publish how, int stride, int per_lane, int sleep_ns,
+                                     Aggregate when) {
+  return std::to_string(threads) + "x" + std::to_string(items) + "." + publish_word(how) + "." +
+         (stride == 1 ? "dense" : "sector") + ".w" + std::to_string(kWarpSize * per_lane) + "." +
+         (sleep_ns == 0 ? std::string("spin") : "sleep" + std::to_string(sleep_ns)) + "." + aggregate_word(when);
+}
+
 template <int Threads, int Items, Publish How, int Stride, int PerLane, int SleepNs, Aggregate When>
 struct TunedConfig {
   static constexpr int kThreads = Threads;
   static constexpr int kItems = Items;
   static constexpr std::int64_t kTileItems = std::int64_t(Threads) * Items;
+  static constexpr Publish kPublish = How;
+  static constexpr int kDescriptorStride = Stride;
+  static constexpr int kPerLane = PerLane;
+  static constexpr int kSleepNs = SleepNs;
   static constexpr Aggregate kAggregate = When;
 
   using Tile = RegisterTile<Threads, Items>;
@@ -94,14 +115,7 @@ struct TunedConfig {
   template <class T>
   using Lookback = WarpLookback<State<T>, Backoff, PerLane>;
 
-  // E.g. "256x16.exch.dense.w32.spin.early": the row name in bench/<gpu>/tuning.txt.
-  static std::string name() {
-    static const char* const publishes[] = {"store", "exch", "exchfence"};
-    return std::to_string(Threads) + "x" + std::to_string(Items) + "." + publishes[static_cast<int>(How)] + "." +
-           (Stride == 1 ? "dense" : "sector") + ".w" + std::to_string(kWarpSize * PerLane) + "." +
-           (SleepNs == 0 ? std::string("spin") : "sleep" + std::to_string(SleepNs)) + "." +
-           (When == Aggregate::Early ? "early" : "scanned");
-  }
+  static std::string name() { return tuned_config_name(Threads, Items, How, Stride, PerLane, SleepNs, When); }
 };
 
 // What stands in front of element 0: `initial` (the identity, or an exclusive scan's initial

@@ -5,27 +5,30 @@
 // and never slower than CUB there, the best worst-case ratio to the fastest over all GPUs and N.
 #pragma once
 
-#include "tuned_scan.cuh"
+#include "tuned_space.cuh"
 
 namespace zoo::tuned {
 
+// The configurations by their index in the space (tuned_space.cuh), as its listing numbered
+// them when this table was generated.
+static_assert(kSpaceSize == 864, "this table indexes a space of 864 configurations (tuned_space.cuh): regenerate it (make tune-select)");
 using Configs = TypeList<
-    TunedConfig<256, 32, Publish::Exchange, 1, 1, 600, Aggregate::AfterScan>,  // 0: 256x32.exch.dense.w32.sleep600.scanned
-    TunedConfig<128, 16, Publish::Exchange, 1, 1, 200, Aggregate::AfterScan>,  // 1: 128x16.exch.dense.w32.sleep200.scanned
-    TunedConfig<256, 32, Publish::Exchange, 1, 1, 0, Aggregate::AfterScan>,  // 2: 256x32.exch.dense.w32.spin.scanned
-    TunedConfig<256, 32, Publish::Exchange, 1, 2, 200, Aggregate::AfterScan>,  // 3: 256x32.exch.dense.w64.sleep200.scanned
-    TunedConfig<128, 32, Publish::Exchange, 1, 1, 0, Aggregate::AfterScan>,  // 4: 128x32.exch.dense.w32.spin.scanned
-    TunedConfig<128, 32, Publish::Exchange, 1, 2, 200, Aggregate::AfterScan>,  // 5: 128x32.exch.dense.w64.sleep200.scanned
-    TunedConfig<256, 16, Publish::ExchangeFence, 4, 2, 200, Aggregate::AfterScan>,  // 6: 256x16.exchfence.sector.w64.sleep200.scanned
-    TunedConfig<128, 8, Publish::Exchange, 4, 1, 600, Aggregate::AfterScan>,  // 7: 128x8.exch.sector.w32.sleep600.scanned
-    TunedConfig<128, 16, Publish::Store, 1, 2, 200, Aggregate::AfterScan>,  // 8: 128x16.store.dense.w64.sleep200.scanned
-    TunedConfig<128, 32, Publish::Exchange, 1, 1, 600, Aggregate::AfterScan>,  // 9: 128x32.exch.dense.w32.sleep600.scanned
-    TunedConfig<128, 32, Publish::Exchange, 1, 2, 0, Aggregate::AfterScan>,  // 10: 128x32.exch.dense.w64.spin.scanned
-    TunedConfig<256, 4, Publish::Store, 1, 1, 200, Aggregate::AfterScan>,  // 11: 256x4.store.dense.w32.sleep200.scanned
-    TunedConfig<256, 32, Publish::Exchange, 1, 2, 0, Aggregate::Early>,  // 12: 256x32.exch.dense.w64.spin.early
-    TunedConfig<128, 16, Publish::Exchange, 4, 1, 600, Aggregate::AfterScan>,  // 13: 128x16.exch.sector.w32.sleep600.scanned
-    TunedConfig<128, 16, Publish::Store, 1, 1, 200, Aggregate::AfterScan>,  // 14: 128x16.store.dense.w32.sleep200.scanned
-    TunedConfig<256, 16, Publish::Exchange, 1, 1, 0, Aggregate::AfterScan>>;  // 15: 256x16.exch.dense.w32.spin.scanned
+    ConfigAt<310>,  // 0: 256x32.exch.dense.w32.sleep600.scanned
+    ConfigAt<162>,  // 1: 128x16.exch.dense.w32.sleep200.scanned
+    ConfigAt<22>,  // 2: 256x32.exch.dense.w32.spin.scanned
+    ConfigAt<238>,  // 3: 256x32.exch.dense.w64.sleep200.scanned
+    ConfigAt<21>,  // 4: 128x32.exch.dense.w32.spin.scanned
+    ConfigAt<237>,  // 5: 128x32.exch.dense.w64.sleep200.scanned
+    ConfigAt<283>,  // 6: 256x16.exchfence.sector.w64.sleep200.scanned
+    ConfigAt<339>,  // 7: 128x8.exch.sector.w32.sleep600.scanned
+    ConfigAt<222>,  // 8: 128x16.store.dense.w64.sleep200.scanned
+    ConfigAt<309>,  // 9: 128x32.exch.dense.w32.sleep600.scanned
+    ConfigAt<93>,  // 10: 128x32.exch.dense.w64.spin.scanned
+    ConfigAt<145>,  // 11: 256x4.store.dense.w32.sleep200.scanned
+    ConfigAt<526>,  // 12: 256x32.exch.dense.w64.spin.early
+    ConfigAt<342>,  // 13: 128x16.exch.sector.w32.sleep600.scanned
+    ConfigAt<150>,  // 14: 128x16.store.dense.w32.sleep200.scanned
+    ConfigAt<19>>;  // 15: 256x16.exch.dense.w32.spin.scanned
 
 // The configuration for GPUs without a measured or compatible table.
 inline constexpr int kFallback = 15;
