@@ -25,7 +25,6 @@
 // The binary's name, and the name in its rows, is the .cu file's stem.
 #pragma once
 
-#include <cuda/atomic>
 #include <cuda_runtime.h>
 
 #include <algorithm>

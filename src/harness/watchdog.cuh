@@ -2,9 +2,11 @@
 // polls an event and, when the step has not finished within --timeout seconds (g_timeout_s),
 // prints a HANG row for the combination in progress and ends the process with exit code 5.
 // _Exit skips the CUDA runtime's teardown (which could wait on the stuck kernel); the driver
-// destroys the context, and with it the kernel, when the process goes.
+// destroys the context, and with it the kernel, when the process goes. never_finishing_kernel is
+// what --inject-hang runs in variants without an inter-block protocol to break.
 #pragma once
 
+#include <cuda/atomic>
 #include <cuda_runtime.h>
 
 #include <chrono>
@@ -27,6 +29,13 @@ inline double g_timeout_s = 60.0;
   if (current_row().n >= 0) print_untimed_row(current_row(), "HANG");
   std::fflush(stderr);
   std::_Exit(kExitWatchdog);
+}
+
+// Test-only (--inject-hang), for variants without an inter-block protocol to break: a kernel
+// that waits for a flag nobody sets, standing in for a scan that never finishes.
+__global__ void never_finishing_kernel(const int* flag) {
+  cuda::atomic_ref<const int, cuda::thread_scope_device> never_set(*flag);
+  while (never_set.load(cuda::memory_order_acquire) == 0) __nanosleep(1000);
 }
 
 inline void wait_or_die(cudaStream_t stream, const char* what) {

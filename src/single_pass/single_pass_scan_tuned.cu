@@ -9,7 +9,7 @@
 // publish instruction (store, exchange, exchange + fence), the descriptor stride (dense or one
 // per 32-byte sector), descriptors per lane per poll, the back-off (spin or sleep), and whether
 // the aggregate goes out before the warps scan (early: warp 0 looks back while the others scan)
-// or after. The tuner (tune/, `make tune`) measures all 864 configurations of tune/space.cuh at
+// or after. The tuner (tune/, `make tune`) measures all 864 configurations of tuned_space.cuh at
 // every power of two 2^10..2^30 on the GPU it runs on; tune/tune_select.py keeps, per GPU, the
 // smallest set with one within 1% of the fastest at each N and writes the tables this binary
 // dispatches on (src/single_pass/tuned_table.cuh, bench/<gpu>/TUNING.md).
@@ -51,6 +51,7 @@
 struct TunedVariant : zoo::VariantDefaults {
   using Types = zoo::AllTypes;  // the library takes any element type
   static constexpr std::int64_t kTileItems = zoo::TunedDispatch::kTileItems;
+  static constexpr bool kHasSilentTile = true;  // the library's kernel honours g_silent_tile
 
   template <class T, class Op>
   static void run(const T* in, T* out, std::int64_t n, zoo::ScanKind kind, zoo::Workspace, cudaStream_t stream) {

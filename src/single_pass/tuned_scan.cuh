@@ -67,6 +67,7 @@
 #include "../blocks/warp_scan.cuh"
 #include "../core/cuda_check.cuh"
 #include "../core/ops.cuh"
+#include "../core/test_hooks.cuh"
 #include "../core/workspace.cuh"
 #include "lookback.cuh"
 #include "tile_state.cuh"
@@ -147,6 +148,7 @@ __global__ void __launch_bounds__(Config::kThreads)
   constexpr bool kEarly = Config::kAggregate == Aggregate::Early;
   const Op op;
   const std::uint32_t tile = blockIdx.x;
+  if (tile == g_silent_tile) return;  // test-only (--inject-hang): never publishes
   const std::int64_t begin = std::int64_t(tile) * Config::kTileItems;
   const int valid = tile_extent(begin, n, Config::kTileItems);
   T items[Config::kItems];
