@@ -4,9 +4,10 @@
 // Idea: as hierarchical_kogge_stone_coarsening (8 consecutive elements per thread through a
 // shared-memory transpose, a serial scan in registers, a block scan of the 512 thread totals,
 // redistribution of each thread's prefix into its elements), with the totals scanned by the
-// Brent-Kung tree. The seed pads its 2B-element Brent-Kung kernel with zeros to reuse it on B
-// totals; zoo::BrentKungTree takes any power-of-two count up to two per thread, so the 512
-// totals are scanned as they are (256 threads active in the first step).
+// Brent-Kung tree. The blog post "Deep dive into CUDA Scan Kernels" pads its 2B-element
+// Brent-Kung kernel with zeros to reuse it on B totals; zoo::BrentKungTree takes any power-of-two
+// count up to two per thread, so the 512 totals are scanned as they are (256 threads active in
+// the first step).
 //
 // Cost per 4096-element tile: 2 x 4096 serial combines + Brent-Kung over 512 totals (1013
 // combines, 17 steps, 17 barriers) + 4 barriers for the transposes. Launches: 5 at N = 2^28.
