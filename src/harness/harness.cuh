@@ -281,6 +281,7 @@ void run_never_finishing(Problem& problem, std::int64_t n, Workspace workspace, 
     const std::int64_t silent_tile = 0;
     ZOO_CUDA(cudaMemcpyToSymbolAsync(g_silent_tile, &silent_tile, sizeof silent_tile, 0, cudaMemcpyHostToDevice,
                                      stream));
+    g_silent_tile_argument = silent_tile;
     problem.template run<Variant>(workspace, stream);
     ZOO_CHECK_LAUNCH();
     wait_or_die(stream, "the verified run (--inject-hang: tile 0 never publishes)");

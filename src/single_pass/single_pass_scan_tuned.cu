@@ -51,7 +51,7 @@
 struct TunedVariant : zoo::VariantDefaults {
   using Types = zoo::AllTypes;  // the library takes any element type
   static constexpr std::int64_t kTileItems = zoo::TunedDispatch::kTileItems;
-  static constexpr bool kHasSilentTile = true;  // the library's kernel honours g_silent_tile
+  static constexpr bool kHasSilentTile = true;  // the library's kernel honours g_silent_tile_argument
 
   template <class T, class Op>
   static void run(const T* in, T* out, std::int64_t n, zoo::ScanKind kind, zoo::Workspace, cudaStream_t stream) {

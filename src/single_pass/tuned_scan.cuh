@@ -143,12 +143,12 @@ struct ScanFront {
 template <class Config, class T, class Op>
 __global__ void __launch_bounds__(Config::kThreads)
     tuned_scan_kernel(const T* in, T* out, std::int64_t n, bool exclusive, ScanFront<T> front,
-                      typename Config::template State<T> state, std::uint32_t tiles) {
+                      typename Config::template State<T> state, std::uint32_t tiles, std::int64_t silent_tile) {
   using Tile = typename Config::Tile;
   constexpr bool kEarly = Config::kAggregate == Aggregate::Early;
   const Op op;
   const std::uint32_t tile = blockIdx.x;
-  if (tile == g_silent_tile) return;  // test-only (--inject-hang): never publishes
+  if (tile == silent_tile) return;  // test-only (--inject-hang): never publishes
   const std::int64_t begin = std::int64_t(tile) * Config::kTileItems;
   const int valid = tile_extent(begin, n, Config::kTileItems);
   T items[Config::kItems];
@@ -202,7 +202,8 @@ struct TunedScan {
     const std::int64_t tiles = ceil_div<std::int64_t>(n, Config::kTileItems);
     const auto state = Descriptors<T>::for_run(workspace, tiles, epoch);
     tuned_scan_kernel<Config, T, Op><<<static_cast<unsigned>(tiles), Config::kThreads, 0, stream>>>(
-        in, out, n, kind == ScanKind::Exclusive, front, state, static_cast<std::uint32_t>(tiles));
+        in, out, n, kind == ScanKind::Exclusive, front, state, static_cast<std::uint32_t>(tiles),
+        g_silent_tile_argument);
     return cudaGetLastError();
   }
 
