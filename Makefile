@@ -3,8 +3,11 @@
 #   make test            install Python requirements if missing, build, run the pytest suite
 #                        (TESTS="tests/test_gpu.py -k in_place" runs a part of it)
 #   make examples        build the library examples (examples/*.cu) into build/examples/
-#   make bench           sweep every binary (bench.sh) into bench/<gpu>/timing.txt (<gpu>: h100, ...)
+#   make bench           sweep every binary (bench.sh) into results/<gpu>/timing.txt (<gpu>: h100, ...;
+#                        results/ is git-ignored: the committed bench/<gpu>/ is written only by
+#                        ./bench.sh --out bench/<gpu>/timing.txt)
 #   make plots           README results tables + each GPU's charts (bench/<gpu>/*.png) from its timing*.txt
+#   make plots FROM=results/h100   that table's (or folder's) charts beside it, its tables on stdout
 #   make sass V=name     disassemble bin/name (SASS), e.g. to check 16-byte loads or spills
 #   make sanitize        compute-sanitizer memcheck/racecheck/synccheck/initcheck at small sizes
 #   make stress          re-verify every variant with fresh data (200x per size; single-pass 1000x)
@@ -17,18 +20,26 @@
 #                        make tune-select: tune/tune_select.py over every bench/*/tuning.txt and
 #                        the listing of the space (build/tune/space.txt) -> the per-GPU, per-N
 #                        tables, each GPU's report and charts
+#   make check-env       say which nvcc, CCCL, driver, GPU, ARCH and Python the build uses (make
+#                        says it too, the first time and whenever the flags change)
 #   make clean
-# ARCH selects the GPU (default sm_90, the H100): make ARCH=sm_80
+# ARCH: the GPU architectures, a list built into one binary: make ARCH="sm_90 sm_100". Default:
+# the visible GPU's (nvidia-smi), else sm_90 (the H100 and H200 the tables come from). Binaries
+# rebuild when ARCH, the compiler or its flags change.
 
-ARCH ?= sm_90
+ARCH ?= $(or $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1 | tr -d ' .' | sed 's/^/sm_/'),sm_90)
 # Build in parallel on every core by default (make -j1 to override).
 MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
 NVCC ?= nvcc
-PYTHON ?= python3
+# The scripts and tests run in the project's virtual environment, .venv (python-deps below);
+# PYTHON=python3 runs them with an interpreter of your own, as it is.
+VENV := .venv
+PYTHON ?= $(VENV)/bin/python
 # What `make test` runs: the whole suite, or the pytest arguments given (a GPU session that
 # cannot fit the whole suite in one call splits it).
 TESTS ?= tests
-NVCCFLAGS ?= -O3 -std=c++17 -lineinfo -arch=$(ARCH) -Xcompiler -Wall,-Wextra -Werror all-warnings
+GENCODE := $(foreach arch,$(ARCH),-gencode arch=compute_$(arch:sm_%=%),code=$(arch))
+NVCCFLAGS ?= -O3 -std=c++17 -lineinfo $(GENCODE) -Xcompiler -Wall,-Wextra -Werror all-warnings
 # Every kernel of ours must be spill-free: ptxas reports spills and -Werror makes them fatal.
 SPILL_CHECK ?= -Xptxas -warn-spills
 LDFLAGS ?= -lpthread
@@ -36,30 +47,35 @@ LDFLAGS ?= -lpthread
 SOURCES := $(wildcard src/*/*.cu)
 BINARIES := $(addprefix bin/,$(basename $(notdir $(SOURCES))))
 COMMON := $(wildcard src/*/*.cuh src/*/*.hpp include/scan_zoo/*.cuh)
+# Every build depends on the shared headers and on the flags it is built with (BUILD_FLAGS,
+# below).
+BUILD_FLAGS := build/flags.txt
+DEPENDS := $(COMMON) $(BUILD_FLAGS)
 # A binary's source is found in its family's folder.
 vpath %.cu $(sort $(dir $(SOURCES)))
 TEST_BINARIES := $(patsubst tests/cuda/%.cu,build/tests/%,$(wildcard tests/cuda/*.cu))
 
 EXAMPLES := $(patsubst examples/%.cu,build/examples/%,$(wildcard examples/*.cu))
 
-.PHONY: all examples test-programs test bench plots sass sanitize stress large-n tuner drop-stage cluster-launch multi-gpu-phases tune tune-select clean print-flags python-deps
+.PHONY: all examples test-programs test bench plots sass sanitize stress large-n tuner drop-stage cluster-launch multi-gpu-phases tune tune-select clean print-flags python-deps check-env FORCE
 
 all: $(BINARIES)
 
-bin/%: %.cu $(COMMON) | bin
+bin/%: %.cu $(DEPENDS) | bin
 	$(NVCC) $(NVCCFLAGS) $(SPILL_CHECK) -Isrc -Iinclude -o $@ $< $(LDFLAGS)
 
 # The scans across GPUs (multi_gpu_*, and their test fixtures) talk over NCCL.
 $(filter bin/multi_gpu_% build/tests/multi_gpu_%,$(BINARIES) $(TEST_BINARIES)): LDFLAGS += -lnccl
 
 # CUB's own tuned scan kernel spills 4 bytes on sm_90 with nvcc 13.0 (its code, not ours, and
-# not ours to edit), so the spill check is off for the CUB reference rows (bin/cub_*) only.
-$(filter bin/cub_%,$(BINARIES)): SPILL_CHECK :=
+# not ours to edit), so the spill check is off for the library rows only: CUB's (bin/cub_*) and
+# Thrust's (bin/thrust_*), whose scan is CUB's kernel.
+$(filter bin/cub_% bin/thrust_%,$(BINARIES)): SPILL_CHECK :=
 
 # Test-only programs (tests/cuda/): the harness's host unit tests and fixture variants that
 # provoke the exit codes a real variant should never give. Built outside bin/, so bench.sh and
 # the variant sweep never see them.
-build/tests/%: tests/cuda/%.cu $(COMMON) | build/tests
+build/tests/%: tests/cuda/%.cu $(DEPENDS) | build/tests
 	$(NVCC) $(NVCCFLAGS) $(SPILL_CHECK) -Isrc -Iinclude -o $@ $< $(LDFLAGS)
 
 # The library's self-test instantiates the tuned kernel for 64-bit and 16-byte element types,
@@ -68,13 +84,27 @@ build/tests/%: tests/cuda/%.cu $(COMMON) | build/tests
 build/tests/api_selftest: SPILL_CHECK :=
 
 # The library's examples (examples/*.cu): user programs, built against include/ only.
-build/examples/%: examples/%.cu $(COMMON) | build/examples
+build/examples/%: examples/%.cu $(DEPENDS) | build/examples
 	$(NVCC) $(NVCCFLAGS) -Iinclude -o $@ $< $(LDFLAGS)
 
 examples: $(EXAMPLES)
 
-bin build/tests build/tune build/examples:
+bin build build/tests build/tune build/examples:
 	mkdir -p $@
+
+# What every binary is built with, in a file that is rewritten only when it changes, so that
+# `make ARCH=sm_80` after `make` rebuilds everything instead of saying it is up to date. Its first
+# writing (and every change) runs the environment check: a missing or unsupported toolkit stops
+# the build before the first compile, with the reason.
+$(BUILD_FLAGS): FORCE | build
+	@echo '$(NVCC) $(NVCCFLAGS) | $(SPILL_CHECK) | $(LDFLAGS)' | cmp -s - $@ || \
+	  { NVCC='$(NVCC)' scripts/check_env.sh '$(ARCH)' '$(PYTHON)' && \
+	    echo '$(NVCC) $(NVCCFLAGS) | $(SPILL_CHECK) | $(LDFLAGS)' > $@; }
+
+check-env:
+	@NVCC='$(NVCC)' scripts/check_env.sh '$(ARCH)' '$(PYTHON)'
+
+FORCE:
 
 # The tuner: the 864 configurations of src/single_pass/tuned_space.cuh, int32 sum only, compiled
 # in TUNE_SHARDS translation units so that they build in parallel (about 10 minutes of one core in
@@ -85,21 +115,21 @@ TUNE_SHARDS ?= 32
 TUNE_SHARD_OBJECTS := $(foreach s,$(shell seq 0 $$(($(TUNE_SHARDS) - 1))),build/tune/shard_$(s).o)
 TUNE_HEADERS := $(wildcard tune/*.cuh)
 
-build/tune/shard_%.o: tune/shard.cu $(TUNE_HEADERS) $(COMMON) | build/tune
+build/tune/shard_%.o: tune/shard.cu $(TUNE_HEADERS) $(DEPENDS) | build/tune
 	$(NVCC) $(NVCCFLAGS) -Isrc -Itune -DTUNE_SHARD=$* -DTUNE_SHARDS=$(TUNE_SHARDS) -c -o $@ $<
 
 # Includes CUB (its reference row), whose kernel spills: no spill check, as for bin/cub_scan.
-build/tune/scan_tuner.o: tune/scan_tuner.cu $(TUNE_HEADERS) $(COMMON) | build/tune
+build/tune/scan_tuner.o: tune/scan_tuner.cu $(TUNE_HEADERS) $(DEPENDS) | build/tune
 	$(NVCC) $(NVCCFLAGS) -Isrc -Itune -c -o $@ $<
 
 build/tune/scan_tuner: build/tune/scan_tuner.o $(TUNE_SHARD_OBJECTS)
-	$(NVCC) -arch=$(ARCH) -o $@ $^ $(LDFLAGS)
+	$(NVCC) $(GENCODE) -o $@ $(filter %.o,$^) $(LDFLAGS)
 
 tuner: build/tune/scan_tuner
 
 # The listing of the space (tune/list_space.cu), which the selection reads: host code, no
 # kernel. Not rebuilt for the generated table, which is made from the listing.
-build/tune/list_space: tune/list_space.cu $(filter-out src/single_pass/tuned_table.cuh,$(COMMON)) | build/tune
+build/tune/list_space: tune/list_space.cu $(filter-out src/single_pass/tuned_table.cuh,$(COMMON)) $(BUILD_FLAGS) | build/tune
 	$(NVCC) $(NVCCFLAGS) -Isrc -o $@ $<
 
 build/tune/space.txt: build/tune/list_space
@@ -107,21 +137,21 @@ build/tune/space.txt: build/tune/list_space
 
 # The drop-a-stage probe: the tuned scan with its look-back wait or its scan taken away, beside
 # memcpy (bench/NOTES.md, "What limits the tuned scan"). Not part of `make`.
-build/tune/drop_stage: tune/drop_stage.cu tune/probe.cuh $(COMMON) | build/tune
+build/tune/drop_stage: tune/drop_stage.cu tune/probe.cuh $(DEPENDS) | build/tune
 	$(NVCC) $(NVCCFLAGS) $(SPILL_CHECK) -Isrc -Itune -o $@ $< $(LDFLAGS)
 
 drop-stage: build/tune/drop_stage
 
 # The phases probe: multi_gpu_scan's reduce, exchange and scan timed apart (bench/NOTES.md, "A
 # scan across GPUs"). Not part of `make`.
-build/tune/multi_gpu_phases: tune/multi_gpu_phases.cu $(COMMON) | build/tune
+build/tune/multi_gpu_phases: tune/multi_gpu_phases.cu $(DEPENDS) | build/tune
 	$(NVCC) $(NVCCFLAGS) $(SPILL_CHECK) -Isrc -Iinclude -Itune -o $@ $< $(LDFLAGS) -lnccl
 
 multi-gpu-phases: build/tune/multi_gpu_phases
 
 # The cluster-launch probe: an empty kernel launched plainly and as one thread-block cluster
 # (bench/NOTES.md, "Small N: one cluster"). Not part of `make`.
-build/tune/cluster_launch: tune/cluster_launch.cu tune/probe.cuh $(COMMON) | build/tune
+build/tune/cluster_launch: tune/cluster_launch.cu tune/probe.cuh $(DEPENDS) | build/tune
 	$(NVCC) $(NVCCFLAGS) $(SPILL_CHECK) -Isrc -Itune -o $@ $< $(LDFLAGS)
 
 cluster-launch: build/tune/cluster_launch
@@ -134,23 +164,45 @@ tune: all tuner python-deps
 tune-select: python-deps build/tune/space.txt
 	$(PYTHON) tune/tune_select.py --bench-dir bench --space build/tune/space.txt --table src/single_pass/tuned_table.cuh
 
-# pandas, matplotlib and pytest: installed only when missing, so an offline machine that has them
-# (the GPU box) never reaches for the network.
-python-deps:
-	@$(PYTHON) -c "import pandas, matplotlib, pytest" 2>/dev/null || \
-	  $(PYTHON) -m pip install --quiet -r requirements.txt
+# The Python environment: .venv, created with access to the system's packages (a GPU machine's
+# own PyTorch and CuPy stay visible for the framework rows, and an offline machine that already
+# has numpy, pandas, matplotlib and pytest needs no network). What is missing is installed into
+# .venv at the versions requirements.txt pins, never system-wide, with a line saying so; a
+# version other than the pinned one is used as it is, with a line saying that
+# (scripts/python_deps.py). With PYTHON=<your interpreter>, no .venv is created: what is missing
+# goes into that interpreter's environment.
+python-deps: $(if $(filter $(VENV)/bin/python,$(PYTHON)),$(VENV)/bin/python)
+	@$(PYTHON) scripts/python_deps.py requirements.txt || \
+	  { echo "make: installing into $(PYTHON): $$(grep -v '^#' requirements.txt | tr '\n' ' ')"; \
+	    $(PYTHON) -m pip install --disable-pip-version-check -r requirements.txt; }
+
+# Without pip where the system lacks ensurepip: its own packages then have to do.
+$(VENV)/bin/python:
+	@echo "make: creating the Python environment $(VENV) (python3 -m venv --system-site-packages)"
+	@python3 -m venv --system-site-packages $(VENV) 2>/dev/null || \
+	  python3 -m venv --system-site-packages --without-pip $(VENV) || \
+	  { echo "make: could not create $(VENV) (on Debian and Ubuntu: apt install python3-venv), or use PYTHON=python3"; exit 2; }
 
 test-programs: $(TEST_BINARIES)
 
 test: python-deps all test-programs examples
 	$(PYTHON) -m pytest -q -rs --durations=8 $(TESTS)
 
-bench: all
-	./bench.sh
+# The sweep goes to results/<gpu>/ (bench.sh --help); PYTHON writes its JSON beside it.
+bench: all python-deps
+	PYTHON="$(PYTHON)" ./bench.sh
 
+# Without FROM: the committed reference, bench/: every GPU's charts and the README's tables. With
+# FROM (a timing table, a folder holding one, or a folder of such folders, e.g. results/h100 or
+# results): the charts beside each table, the tables on stdout; the README is left alone.
 plots: python-deps
+ifdef FROM
+	$(PYTHON) scripts/results_table.py --from "$(FROM)"
+	$(PYTHON) scripts/plots.py --from "$(FROM)"
+else
 	$(PYTHON) scripts/results_table.py --bench-dir bench --readme README.md
 	$(PYTHON) scripts/plots.py --bench-dir bench
+endif
 
 sass: $(if $(V),bin/$(V))
 	@test -n "$(V)" || { echo "usage: make sass V=<variant>  (one of: $(notdir $(BINARIES)))"; exit 2; }

@@ -1,30 +1,42 @@
 #!/usr/bin/env bash
-# bench.sh -- run every binary in bin/ over a list of sizes and collect the rows in
-# bench/<gpu>/timing.txt (format: README "Benchmarking: bench.sh and timing.txt").
+# bench.sh -- run every binary in bin/ over a list of sizes and collect the rows in a timing
+# table (format: README "Benchmarking: bench.sh and timing.txt"), by default
+# results/<gpu>/timing.txt, with timing.json (the same data as JSON) beside it.
 #
 #   ./bench.sh                         every variant, default sizes, int32 inclusive sum, cold L2
 #   ./bench.sh --variants cub_scan,memcpy_baseline --sizes 2^20,2^28
 #   ./bench.sh --type float32 --op max --exclusive --hot --out /tmp/t.txt
+#   ./bench.sh --out bench/h100/timing.txt      replace the committed reference table (maintainers)
 #
 # <gpu> is the GPU's short name (h100, h200: scripts/gpu_slug.py on the first binary's
-# --device-info), so that each GPU's results have a folder of their own.
+# --device-info), so that each GPU's results have a folder of their own. results/ is ignored by
+# git: a sweep never overwrites the reference data committed in bench/<gpu>/ unless --out names
+# it. Compare a sweep with the reference: python3 scripts/compare.py bench/h100/timing.txt
+# results/h100/timing.txt; draw its charts: make plots FROM=results/h100.
 # Default: int32 inclusive sum at every power of two from 2^10 to 2^30 plus a few awkward sizes.
 # One process per binary runs its whole size list (a CUDA context costs ~0.2 s to create). If a
 # process dies or is killed before it printed a row for every size, the first size without a row
 # gets a HANG or ERROR row and the sweep resumes with the next size in a fresh process: failures
 # are rows, never gaps. The table is written to a temporary file and renamed over the old one
 # only when the sweep is complete, so an interrupted sweep leaves the previous results intact.
+# Progress goes to stderr, one line per row as the binaries print them, with an ETA.
+# Exit codes: 0 the table is written (failures are rows in it); 2 a usage error or a missing
+# binary; 4 the GPU cannot be queried; 130 interrupted (the previous table left as it was).
 set -u
 
-. "$(dirname "$0")/scripts/binaries.sh"
-. "$(dirname "$0")/scripts/sweep.sh"
+script_dir=$(dirname "$0")
+. "$script_dir/scripts/binaries.sh"
+. "$script_dir/scripts/sweep.sh"
 
 usage() {
-  sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
-  cat <<'EOF'
+  awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"
+  cat <<'EOF_USAGE'
+
 options:
   --variants a,b      binaries to run (default: every file in the binary folder but the
-                      multi_gpu_* ones, which scripts/multi_gpu_bench.sh sweeps)
+                      multi_gpu_* ones, which scripts/multi_gpu_bench.sh sweeps), and the
+                      framework rows torch_cumsum, cupy_cumsum (scripts/framework_scans.py;
+                      in the default too, for the int32/float32 inclusive sum)
   --sizes LIST        comma list of N, increasing (default: 2^10 .. 2^30 and 100000, 1000000,
                       4194303, 2^24+1)
   --type T, --op O    element type and operator (default int32, sum)
@@ -41,8 +53,12 @@ options:
   --gpus G            passed to the multi-GPU binaries (multi_gpu_*) only: spread each N over
                       G GPUs (scripts/multi_gpu_bench.sh sweeps them this way)
   --bin-dir DIR       where the binaries are (default bin)
-  --out FILE          result table (default bench/<gpu>/timing.txt, <gpu> as above)
-EOF
+  --out FILE          result table (default results/<gpu>/timing.txt, <gpu> as above; the
+                      committed reference is written only when named: --out bench/<gpu>/timing.txt);
+                      its JSON goes beside it, FILE with .json for .txt
+environment:
+  PYTHON              the interpreter that writes the JSON (default python3; it needs pandas)
+EOF_USAGE
 }
 
 # Default sizes: every power of two from 2^10 to 2^30 plus awkward sizes (not a power of two,
@@ -71,10 +87,13 @@ while [ $# -gt 0 ]; do
   esac
 done
 
-binaries=()
+# The scans Python users call, rows of scripts/framework_scans.py rather than binaries.
+framework_variants=(torch_cumsum cupy_cumsum)
+binaries=() frameworks=()
 if [ -n "$variants" ]; then
   IFS=, read -r -a names <<<"$variants"
   for name in "${names[@]}"; do
+    if [[ " ${framework_variants[*]} " == *" $name "* ]]; then frameworks+=("$name"); continue; fi
     [ -x "$bin_dir/$name" ] || { echo "bench.sh: no binary $bin_dir/$name (run make)" >&2; exit 2; }
     binaries+=("$bin_dir/$name")
   done
@@ -82,22 +101,67 @@ else
   # The multi-GPU binaries have a sweep of their own (scripts/multi_gpu_bench.sh): their rows
   # spread one N over several GPUs and would not compare with the rest of this table.
   while read -r name; do binaries+=("$bin_dir/$name"); done < <(zoo_binaries "$bin_dir" --single-gpu)
+  frameworks=("${framework_variants[@]}")
 fi
 [ ${#binaries[@]} -gt 0 ] || { echo "bench.sh: no binaries in $bin_dir (run make)" >&2; exit 2; }
+# The frameworks' rows exist for what they compute: an int32 or float32 inclusive sum of its own
+# output buffer, on one GPU.
+if [ ${#frameworks[@]} -gt 0 ] && { [ "$op/$mode" != sum/inclusive ] || [ -n "$in_place" ] || [ -n "$gpus" ] ||
+                                    [[ $type != int32 && $type != float32 ]]; }; then
+  echo "bench.sh: no ${frameworks[*]} rows: they run the int32/float32 inclusive sum, out of place, on one GPU" >&2
+  frameworks=()
+fi
+
+# The sweep's work, for the ETA of the progress lines (sweep_work in scripts/sweep.sh): the
+# work of the size list, once per binary.
+IFS=, read -r -a all_sizes <<<"$sizes"
+list_work=0
+for size in "${all_sizes[@]}"; do
+  elements=$(sweep_elements "$size") || { echo "bench.sh: bad size in --sizes '$sizes'" >&2; exit 2; }
+  list_work=$((list_work + $(sweep_work "$elements")))
+done
+total_work=$((list_work * ${#binaries[@]})) total_rows=$((${#all_sizes[@]} * ${#binaries[@]}))
 
 # Header: the GPU as the binaries see it, and what was built how. It names the default folder.
-header=$("$(dirname "$0")/scripts/table_header.sh" "${binaries[0]}" "scan-zoo timing table" \
+header=$("$script_dir/scripts/table_header.sh" "${binaries[0]}" "scan-zoo timing table" \
   "$([ -n "$hot" ] && echo hot || echo cold)" \
   "type=$type op=$op mode=$mode$([ -n "$in_place" ] && echo " in_place=yes") sizes=$sizes budget_ms=$budget_ms${gpus:+ gpus=$gpus}") || {
   echo "bench.sh: cannot query the GPU" >&2
   exit 4
 }
-[ -n "$out" ] || out=$(sweep_default_out "$header" timing.txt) || exit 4
+[ -n "$out" ] || out=$(sweep_default_out "$header" results timing.txt) || exit 4
+# The rows' columns, as the binaries state them (the header's last line): a row is well formed
+# when it has that many fields, and its status and median are found by name.
+columns=${header##*$'\n'}
+read -r -a column_names <<<"$columns"
+for i in "${!column_names[@]}"; do
+  case ${column_names[$i]} in status) status_field=$i ;; median_ms) median_field=$i ;; esac
+done
 sweep_start "$out" "$header" bench.sh
 tmp=$sweep_tmp
 
-IFS=, read -r -a all_sizes <<<"$sizes"
-started=$SECONDS
+# One progress line (stderr) for a row of the table.
+report_row() {
+  local fields
+  read -r -a fields <<<"$1"
+  local n=${fields[4]} status=${fields[$status_field]}
+  rows_done=$((rows_done + 1)) work_done=$((work_done + $(sweep_work "$n")))
+  echo "bench.sh: [$index/${#binaries[@]}] $name n=$n $status$([ "$status" = PASS ] && echo " median ${fields[$median_field]} ms")" \
+    "($rows_done/$total_rows rows, $((SECONDS - started)) s, $(sweep_eta $((SECONDS - started)) "$work_done" "$total_work"))" >&2
+}
+
+# Called by sweep_run while a binary runs: reports the rows it has printed since the last call
+# (whole lines only; the binaries flush each row as they print it).
+sweep_on_progress() {
+  local complete line
+  complete=$(wc -l <"$tmp.rows")
+  while IFS= read -r line; do report_row "$line"; done < <(
+    awk -v name="$name" -v fields=${#column_names[@]} -v from="$lines_seen" -v to="$complete" \
+      'NR > from && NR <= to && NF == fields && $1 == name' "$tmp.rows")
+  lines_seen=$complete
+}
+
+started=$SECONDS rows_done=0 work_done=0
 index=0
 for binary in "${binaries[@]}"; do
   index=$((index + 1))
@@ -105,21 +169,25 @@ for binary in "${binaries[@]}"; do
   remaining=("${all_sizes[@]}")
   while [ ${#remaining[@]} -gt 0 ]; do
     list=$(IFS=,; echo "${remaining[*]}")
-    echo "[$index/${#binaries[@]}] $name n=$list ($((SECONDS - started)) s elapsed)" >&2
+    echo "bench.sh: [$index/${#binaries[@]}] $name, sizes ${remaining[0]} .. ${remaining[-1]} (${#remaining[@]})" >&2
     spread=1 gpu_args=()
     if [ -n "$gpus" ] && [[ $name == multi_gpu_* ]]; then spread=$gpus gpu_args=(--gpus "$gpus"); fi
     child_started=$SECONDS
+    # Emptied here, not by the child's redirection, so that the first progress poll cannot
+    # read the previous process's rows.
+    : >"$tmp.rows"
+    lines_seen=0
     sweep_run "$tmp.rows" "$tmp.err" timeout --kill-after=5 "$process_limit" "$binary" "$list" --type "$type" \
       --op "$op" "--$mode" --timeout "$timeout_s" --budget-ms "$budget_ms" $hot $in_place "${gpu_args[@]}"
     rc=$?
-    # Keep only well-formed rows (12 fields, this variant's name first).
-    awk -v name="$name" 'NF == 12 && $1 == name' "$tmp.rows" >"$tmp.good"
+    # Keep only well-formed rows (every column, this variant's name first).
+    awk -v name="$name" -v fields=${#column_names[@]} 'NF == fields && $1 == name' "$tmp.rows" >"$tmp.good"
     cat "$tmp.good" >>"$tmp"
     done_rows=$(wc -l <"$tmp.good")
     [ "$done_rows" -ge ${#remaining[@]} ] && break
     # The process ended early. A binary that caught its own failure (watchdog, CUDA error) has
     # already printed a HANG/ERROR row for it; otherwise the first size without a row gets one.
-    last_status=$(tail -n 1 "$tmp.good" | awk '{print $11}')
+    last_status=$(tail -n 1 "$tmp.good" | awk -v field=$((status_field + 1)) '{print $field}')
     echo "bench.sh: $name stopped early (exit $rc): $(tail -n 3 "$tmp.err" | tr '\n' ' ')" >&2
     if [ "$done_rows" -gt 0 ] && { [ "$last_status" = HANG ] || [ "$last_status" = ERROR ]; }; then
       remaining=("${remaining[@]:$done_rows}")
@@ -131,10 +199,33 @@ for binary in "${binaries[@]}"; do
              else status="KILLED(exit-137)"; fi ;;
         *) status="ERROR(exit-$rc)" ;;
       esac
-      echo "$name $type $op $mode ${remaining[$done_rows]} 0 nan nan nan nan $status $spread" >>"$tmp"
+      failure_row=$(sweep_failure_row "$columns" "$name" "$type" "$op" "$mode" \
+        "$(sweep_elements "${remaining[$done_rows]}")" "$status" "$spread")
+      echo "$failure_row" >>"$tmp"
+      report_row "$failure_row"
       remaining=("${remaining[@]:$((done_rows + 1))}")
     fi
   done
 done
+if [ ${#frameworks[@]} -gt 0 ]; then
+  # By the binaries' protocol (scripts/framework_scans.py); a framework that is not importable,
+  # or a Python without numpy, gives SKIPPED rows or a line here: the sweep goes on.
+  echo "bench.sh: ${frameworks[*]} (scripts/framework_scans.py)" >&2
+  : >"$tmp.rows"
+  "${PYTHON:-python3}" "$script_dir/scripts/framework_scans.py" "$sizes" --type "$type" $hot \
+    --variants "$(IFS=,; echo "${frameworks[*]}")" >"$tmp.rows" 2>"$tmp.err"
+  rc=$?
+  awk -v fields=${#column_names[@]} 'NF == fields' "$tmp.rows" >>"$tmp"
+  { [ $rc -eq 0 ] || [ $rc -eq 1 ] || [ $rc -eq 4 ]; } ||
+    echo "bench.sh: scripts/framework_scans.py failed (exit $rc): $(tail -n 3 "$tmp.err" | tr '\n' ' ')" >&2
+  grep -h 'not importable\|sees no GPU\|no usable' "$tmp.err" >&2
+fi
 sweep_finish "$out"
 echo "bench.sh: wrote $out ($(grep -vc '^#' "$out") lines, $((SECONDS - started)) s)" >&2
+
+# The same table as JSON (scripts/timing_json.py), for tools that read nvbench's; removed first,
+# so that a JSON left beside the table always describes it.
+json=${out%.txt}.json
+rm -f "$json"
+"${PYTHON:-python3}" "$script_dir/scripts/timing_json.py" "$out" -o "$json" ||
+  echo "bench.sh: warning: $json not written (the table is complete; see above)" >&2

@@ -51,7 +51,9 @@ for step in "${steps[@]}"; do
     stress) timeout ${STRESS_LIMIT:-300} ./scripts/stress.sh ${STRESS_ARGS:-} >"$out/stress.log" 2>&1
             status=$?
             cat "$out/stress.log" ;;
-    bench) timeout ${BENCH_LIMIT:-480} ./bench.sh ${BENCH_ARGS:-} 2>"$out/bench.log"
+    # A device session refreshes the committed reference tables: bench/<gpu>/ (named, since a
+    # sweep's default is results/, which git ignores).
+    bench) timeout ${BENCH_LIMIT:-480} ./bench.sh --out "$(gpu_dir)/timing.txt" ${BENCH_ARGS:-} 2>"$out/bench.log"
            status=$?
            keep "$(gpu_dir)/timing.txt"
            tail -n 2 "$out/bench.log" ;;
@@ -84,7 +86,11 @@ print(plots.fastest(rows, [v for v in ok["variant"].unique() if v not in plots.R
           timeout ${TEST_LIMIT:-540} make test TESTS=tests/test_multi_gpu.py >"$out/test_multi_gpu.log" 2>&1
           status=$?
           tail -n 6 "$out/test_multi_gpu.log"
-          timeout ${BENCH_LIMIT:-480} ./scripts/multi_gpu_bench.sh ${MULTI_GPU_ARGS:-} 2>"$out/multi_gpu_bench.log" ||
+          # Into the reference folder bench/multi_gpu/<gpu>_x<G>/: G as MULTI_GPU_ARGS' --gpus says, else every visible GPU.
+          mg_gpus=$(echo " ${MULTI_GPU_ARGS:-} " | sed -n 's/.* --gpus \([0-9][0-9]*\) .*/\1/p')
+          [ -n "$mg_gpus" ] || mg_gpus=$(nvidia-smi -L | grep -c '^GPU')
+          mg_out="bench/multi_gpu/$(basename "$(gpu_dir)")_x$mg_gpus/timing.txt"
+          timeout ${BENCH_LIMIT:-480} ./scripts/multi_gpu_bench.sh --out "$mg_out" ${MULTI_GPU_ARGS:-} 2>"$out/multi_gpu_bench.log" ||
             status=$?
           for table in bench/multi_gpu/*/timing.txt; do keep "$table"; done
           tail -n 2 "$out/multi_gpu_bench.log" ;;

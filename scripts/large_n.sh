@@ -26,7 +26,8 @@ for name in "${variants[@]}"; do
   # --timeout: the sequential baseline alone takes minutes at this size.
   out=$(./bin/"$name" "$n" --type "$type" --check-only --timeout 400 2>&1)
   rc=$?
-  status=$(echo "$out" | awk '$1 == "'"$name"'" {print $11}' | tail -1)
+  # The status is a row's next-to-last column (kRowColumns: ... status gpus).
+  status=$(echo "$out" | awk '$1 == "'"$name"'" {print $(NF - 1)}' | tail -1)
   # Exit 3 with a WAIVED row: the variant documents that it does not take this size (radix_sort's
   # 32-bit offsets); it is reported, not counted as a failure.
   if [ $rc -eq 3 ] && [ "$status" = WAIVED ]; then verdict=waived

@@ -1,23 +1,30 @@
 #!/usr/bin/env bash
-# multi_gpu_bench.sh -- the sweep of the scans across GPUs: bench/multi_gpu/<gpu>_x<G>/timing.txt.
+# multi_gpu_bench.sh -- the sweep of the scans across GPUs, by default into
+# results/<gpu>_x<G>/timing.txt (ignored by git; the committed reference,
+# bench/multi_gpu/<gpu>_x<G>/timing.txt, is written only when --out names it).
 #
 #   ./scripts/multi_gpu_bench.sh                  every visible GPU, per-GPU shards 2^20 .. 2^34
 #   ./scripts/multi_gpu_bench.sh --gpus 2 --per-gpu 2^24,2^28
+#   ./scripts/multi_gpu_bench.sh --gpus 8 --out bench/multi_gpu/h200_x8/timing.txt
 #
-# One bench.sh sweep (same rows, header, failure handling and interrupt safety) of, at global
-# N = G x the per-GPU size:
+# One bench.sh sweep (same rows, header, failure handling, interrupt safety, progress and JSON)
+# of, at global N = G x the per-GPU size:
 #   multi_gpu_memcpy          the aggregate ceiling: every GPU copies its own shard at once
 #   multi_gpu_scan            reduce, all-gather the totals, scan with the carry in front
 #   multi_gpu_scan_then_add   the baseline: scan, all-gather, add the carry
 #   single_pass_scan_tuned    the same N on one GPU, where it fits (else a SKIPPED row)
-# make plots then draws bench/multi_gpu/<gpu>_x<G>/aggregate_gbps.png beside the table.
+# make plots FROM=results/<gpu>_x<G> then draws aggregate_gbps.png beside the table (make plots
+# alone draws the reference's).
+# Exit codes: bench.sh's; 2 also when bin/multi_gpu_scan is missing, 4 when no GPU is visible.
 set -u
-gpus="" per_gpu="2^20,2^21,2^22,2^23,2^24,2^25,2^26,2^27,2^28,2^29,2^30,2^31,2^32,2^33,2^34" extra=()
+gpus="" per_gpu="2^20,2^21,2^22,2^23,2^24,2^25,2^26,2^27,2^28,2^29,2^30,2^31,2^32,2^33,2^34" out="" extra=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --gpus) gpus=$2; shift 2 ;;
     --per-gpu) per_gpu=$2; shift 2 ;;
-    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; echo "other options go to bench.sh (e.g. --type, --exclusive)"; exit 0 ;;
+    --out) out=$2; shift 2 ;;
+    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"
+               echo "other options go to bench.sh (e.g. --type, --exclusive)"; exit 0 ;;
     *) extra+=("$1"); shift ;;
   esac
 done
@@ -36,6 +43,9 @@ def size(text):
 print(",".join(str(size(s) * int(sys.argv[2])) for s in sys.argv[1].split(",")))
 PY
 ) || exit 2
-slug=$("$root/bin/multi_gpu_scan" --device-info | python3 "$root/scripts/gpu_slug.py") || exit 4
+if [ -z "$out" ]; then
+  slug=$("$root/bin/multi_gpu_scan" --device-info | python3 "$root/scripts/gpu_slug.py") || exit 4
+  out="$root/results/${slug}_x${gpus}/timing.txt"
+fi
 exec "$root/bench.sh" --variants multi_gpu_memcpy,multi_gpu_scan,multi_gpu_scan_then_add,single_pass_scan_tuned \
-  --gpus "$gpus" --sizes "$sizes" --out "$root/bench/multi_gpu/${slug}_x${gpus}/timing.txt" "${extra[@]}"
+  --gpus "$gpus" --sizes "$sizes" --out "$out" "${extra[@]}"

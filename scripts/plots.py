@@ -1,23 +1,33 @@
 """Charts of bench.sh sweeps (pandas + matplotlib), one set per GPU, written next to its timing
-table (bench/<gpu>/timing.txt):
+table (bench/<gpu>/timing.txt, or results/<gpu>/timing.txt for a sweep of your own):
 
-  latency_pow2_top3.png  latency vs N at powers of two: the three fastest variants (by mean
-                         latency over the powers of two every one of them completed) plus CUB
+  latency_pow2_top3.png  latency vs N: the three fastest variants (by mean latency over the
+                         powers of two every one of them completed) plus CUB
   bandwidth.png          GB/s vs N: the best variant of each family, memcpy as the ceiling,
-                         CUB dashed
+                         CUB dashed, the GPU's peak memory bandwidth (its header's
+                         peak_memory_gbps) as a line
+  small_n.png            N <= 2^16, where launches dominate: every variant's time, and its time
+                         over memcpy's (the launch floor: one kernel that only copies)
   speedup_vs_cub.png     heatmap of time(CUB) / time(variant), variant x N (above 1: faster)
   cache_regimes.png      cold vs hot L2 for memcpy, CUB and the fastest variant (needs a --hot
                          sweep in timing_hot.txt beside timing.txt; skipped with a message otherwise)
   applications.png       the scan applications (segmented scan, stream compaction, radix sort):
                          time vs N, ours against CUB's, and the ratio (only when the sweep has them)
-The scan charts use the scan rows only (mode inclusive / exclusive).
-And, for each sweep of the scans across GPUs (scripts/multi_gpu_bench.sh), beside its table
-bench/multi_gpu/<gpu>_x<G>/timing.txt:
+The scan charts use the scan rows only (mode inclusive / exclusive). In every chart against N,
+a variant's line runs through the powers of two only; the other sizes (100000, 4194303,
+2^24+1, ...) are hollow markers of its colour, off the line, so that the line does not zig-zag
+where such a size costs more than its neighbours (a partial last tile). The shaded band around a
+line is the spread of its reps: p10 to p90 where the table has them, else min to max.
+And, for each sweep of the scans across GPUs (scripts/multi_gpu_bench.sh), beside its table:
   aggregate_gbps.png     aggregate GB/s vs global N: every GPU copying its shard (the ceiling),
                          2/3 of it (the 3-access bound), multi_gpu_scan, the scan-then-add
                          baseline and the one-GPU tuned scan of the same N
 
-Usage: python3 scripts/plots.py [--bench-dir bench]     every bench/<gpu>/timing.txt (the default)
+Usage: python3 scripts/plots.py [--bench-dir bench]   the committed reference: every
+                                bench/<gpu>/timing.txt and bench/multi_gpu/*/timing.txt (make plots)
+       python3 scripts/plots.py --from PATH           a timing table, a folder holding timing.txt
+                                (results/h100) or a folder of such folders (results): charts
+                                beside each table (make plots FROM=PATH)
        python3 scripts/plots.py --timing FILE [--hot HOT_FILE] [--out DIR]
                                 one sweep (default: timing_hot.txt beside it, charts into its folder)
 """
@@ -30,12 +40,15 @@ import matplotlib
 
 matplotlib.use("Agg")  # files only, no display
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.ticker import FuncFormatter  # noqa: E402
 import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from results_table import is_multi_gpu, timing_files  # noqa: E402
 from timing_table import application_groups, load, multi_gpu_files, per_gpu_files, scan_rows  # noqa: E402
 
 REFERENCES = ("memcpy_baseline", "cub_scan")
+TUNED = "single_pass_scan_tuned"
 # Family of each variant, by name: the first pattern that matches wins.
 FAMILIES = [
     (r"^sequential_scan$", "sequential"),
@@ -72,6 +85,64 @@ def size_axis(ax):
     ax.grid(True, which="major", alpha=0.3)
 
 
+def is_power_of_two(n):
+    return n > 0 and n & (n - 1) == 0
+
+
+def spread(data):
+    """Each row's spread of rep times (ms): p10 to p90 where measured, else min to max."""
+    low, high = data["min_ms"], data["max_ms"]
+    if "p10_ms" in data and "p90_ms" in data:
+        measured = data["p10_ms"].notna() & data["p90_ms"].notna()
+        low, high = data["p10_ms"].where(measured, low), data["p90_ms"].where(measured, high)
+    return low, high
+
+
+# What a chart shows of a row, from its time (ms): measure(rows, times) -> values.
+def microseconds(rows, times):
+    return times * 1e3
+
+
+def gbps(rows, times):
+    """The row's bandwidth had it taken `times` (GB/s is bytes / median time)."""
+    return rows["gbps"] * rows["median_ms"] / times
+
+
+def draw(ax, rows, measure, label, on_line=is_power_of_two, band=True, **style):
+    """One variant's PASS rows against N: measure(rows, median) as a line through the sizes
+    `on_line` accepts (the powers of two), hollow markers of its colour at the others, and a
+    shaded band over its spread. Returns whether it drew any such marker."""
+    rows = rows.sort_values("n")
+    on = rows["n"].map(on_line).astype(bool)  # (an empty map is not boolean, and would pick columns)
+    lined, off = rows[on], rows[~on]
+    (line,) = ax.plot(lined["n"], measure(lined, lined["median_ms"]), label=label, **style)
+    colour = line.get_color()
+    if band and len(lined):
+        low, high = spread(lined)
+        ax.fill_between(lined["n"], measure(lined, low), measure(lined, high), color=colour, alpha=0.15, linewidth=0)
+    if len(off):
+        ax.plot(off["n"], measure(off, off["median_ms"]), linestyle="none", marker="D", markersize=5,
+                markerfacecolor="none", color=colour)
+    return len(off) > 0
+
+
+def note_off_line_markers(ax):
+    """The legend entry that explains draw()'s hollow markers."""
+    ax.plot([], [], linestyle="none", marker="D", markersize=5, markerfacecolor="none", color="grey",
+            label="sizes that are not powers of two (off the lines)")
+
+
+def draw_peak(ax, header, gpus=1):
+    """The GPU's peak memory bandwidth (the header's, from the memory clock and bus width), times
+    the GPUs, as a line; nothing when the header has none."""
+    peak = header.get("peak_memory_gbps")
+    if peak:
+        total = float(peak) * gpus
+        what = f"{gpus} x {float(peak):.0f}" if gpus > 1 else f"{total:.0f}"
+        ax.axhline(total, color="tab:red", linestyle="-.", linewidth=1,
+                   label=f"peak memory bandwidth, {what} GB/s (memory clock x bus width)")
+
+
 def sweep_label(rows):
     first = rows.iloc[0]
     return f"{first['type']} {first['op']} {first['mode']}"
@@ -86,18 +157,20 @@ def fastest(rows, variants, sizes):
 
 def plot_latency_top3(header, rows, out):
     ok = passed(rows)
-    sizes = sorted(n for n in ok["n"].unique() if n & (n - 1) == 0)
+    sizes = sorted(n for n in ok["n"].unique() if is_power_of_two(n))
     candidates = [v for v in ok["variant"].unique() if v not in REFERENCES]
     top3 = fastest(rows, candidates, sizes)[:3]
     fig, ax = plt.subplots(figsize=(9, 6))
-    for variant in top3 + ["cub_scan"]:
-        data = ok[(ok["variant"] == variant) & ok["n"].isin(sizes)].sort_values("n")
+    off_line = False
+    for variant in top3 + [v for v in ("cub_scan",) if v in set(ok["variant"])]:
         style = dict(linestyle="--", color="black") if variant == "cub_scan" else {}
-        ax.plot(data["n"], data["median_ms"] * 1e3, marker="o", label=variant, **style)
+        off_line |= draw(ax, ok[ok["variant"] == variant], microseconds, variant, marker="o", markersize=4, **style)
+    if off_line:
+        note_off_line_markers(ax)
     size_axis(ax)
     ax.set_yscale("log")
-    ax.set_ylabel("median time per scan (µs)")
-    ax.set_title(title(header, f"Latency at powers of two, top 3 variants + CUB ({sweep_label(rows)})"))
+    ax.set_ylabel("median time per scan (µs); band: spread of the reps")
+    ax.set_title(title(header, f"Latency, top 3 variants + CUB ({sweep_label(rows)})"))
     ax.legend(loc="upper left", fontsize=9)
     fig.tight_layout()
     fig.savefig(out / "latency_pow2_top3.png", dpi=120)
@@ -117,16 +190,20 @@ def plot_bandwidth(header, rows, out):
         family = family_of(variant)
         if family not in by_family or score > by_family[family][1]:
             by_family[family] = (variant, score)
+    off_line = False
     for family, (variant, _) in sorted(by_family.items()):
-        data = ok[ok["variant"] == variant].sort_values("n")
-        ax.plot(data["n"], data["gbps"], marker="o", markersize=4, label=f"{family}: {variant}")
+        off_line |= draw(ax, ok[ok["variant"] == variant], gbps, f"{family}: {variant}", marker="o", markersize=4)
     for variant, style in (("memcpy_baseline", dict(color="black", linewidth=2.5)),
                            ("cub_scan", dict(color="black", linestyle="--"))):
-        data = ok[ok["variant"] == variant].sort_values("n")
-        ax.plot(data["n"], data["gbps"], label=variant + (" (ceiling)" if variant == "memcpy_baseline" else ""),
-                **style)
+        if variant not in set(ok["variant"]):
+            continue  # a sweep of some variants only (--variants)
+        label = variant + (" (ceiling)" if variant == "memcpy_baseline" else "")
+        off_line |= draw(ax, ok[ok["variant"] == variant], gbps, label, **style)
+    draw_peak(ax, header)
+    if off_line:
+        note_off_line_markers(ax)
     size_axis(ax)
-    ax.set_ylabel("GB/s (2 · N · element size / median time)")
+    ax.set_ylabel("GB/s (2 · N · element size / median time); band: spread of the reps")
     ax.set_ylim(bottom=0)
     ax.set_title(title(header, f"Bandwidth: the best variant of each family ({sweep_label(rows)})"))
     ax.legend(loc="upper left", fontsize=8, title=f"family: best variant (highest GB/s at its largest N)",
@@ -136,11 +213,64 @@ def plot_bandwidth(header, rows, out):
     plt.close(fig)
 
 
+# Up to here, launches and their latency, not bandwidth, set a scan's time.
+SMALL_N = 2**16
+# A variant more than this many times slower than memcpy at some small N (the serial baseline:
+# hundreds) is named under the chart rather than drawn: its line would squash the others.
+SMALL_N_OFF_CHART = 30
+
+
+def plot_small_n(header, rows, out):
+    """Every variant's time at N <= SMALL_N against memcpy's, the launch floor: one kernel that
+    only copies. Left the times, right each over memcpy's at the same N."""
+    ok = passed(rows)
+    small = ok[ok["n"] <= SMALL_N]
+    memcpy = small[small["variant"] == "memcpy_baseline"].set_index("n")["median_ms"]
+    over_memcpy = {v: group.set_index("n")["median_ms"] / memcpy
+                   for v, group in small.groupby("variant") if v != "memcpy_baseline"}
+    off_chart = sorted(v for v, ratio in over_memcpy.items() if ratio.max() > SMALL_N_OFF_CHART)
+    # Legend from the slowest down, as the lines stand at the right-hand end.
+    at_largest = small[small["n"] == small["n"].max()].set_index("variant")["median_ms"]
+    variants = sorted((v for v in over_memcpy if v not in off_chart), key=lambda v: -at_largest.get(v, np.inf))
+    fig, (times, ratios) = plt.subplots(1, 2, figsize=(16, 7.5), sharex=True)
+    colours = plt.get_cmap("tab20").colors
+    for i, variant in enumerate(variants):
+        style = dict(color=colours[i % len(colours)], linestyle=("-", "--", ":")[i // len(colours) % 3],
+                     marker="o", markersize=3)
+        if variant == "cub_scan":
+            style.update(color="black", linestyle="--", marker=None)
+        if variant == TUNED:
+            style.update(linewidth=2.5)
+        # No bands: two dozen of them would hide the lines; the other charts have them.
+        draw(times, small[small["variant"] == variant], microseconds, variant, band=False, **style)
+        ratios.plot(over_memcpy[variant].index, over_memcpy[variant], **style)
+    draw(times, small[small["variant"] == "memcpy_baseline"], microseconds, "memcpy_baseline (the launch floor)",
+         color="black", linewidth=3)
+    ratios.axhline(1.0, color="black", linewidth=3)
+    for ax in (times, ratios):
+        size_axis(ax)
+        ax.set_yscale("log")
+        for axis in (ax.yaxis.set_major_formatter, ax.yaxis.set_minor_formatter):
+            axis(FuncFormatter(lambda value, _: f"{value:g}"))  # 20, not 2 x 10^1
+    times.set_ylabel("median time per scan (µs); band: memcpy's spread of the reps")
+    times.set_title("time", fontsize=10)
+    ratios.set_ylabel("time / memcpy's time at the same N")
+    ratios.set_title("over memcpy's (the thick line: 1)", fontsize=10)
+    fig.suptitle(title(header, f"Small N (up to 2^{SMALL_N.bit_length() - 1}), every variant against memcpy "
+                               f"({sweep_label(rows)})"), fontsize=11)
+    fig.legend(*times.get_legend_handles_labels(), loc="center right", fontsize=7,
+               title="slowest first, at the largest N", title_fontsize=8)
+    if off_chart:
+        fig.text(0.01, 0.01, f"Not drawn, more than {SMALL_N_OFF_CHART}x memcpy's time: {', '.join(off_chart)}",
+                 fontsize=8)
+    fig.tight_layout(rect=(0, 0.03, 0.78, 1))
+    fig.savefig(out / "small_n.png", dpi=120)
+    plt.close(fig)
+
+
 def plot_speedup_heatmap(header, rows, out):
     ok = passed(rows)
     times = ok.pivot_table(index="variant", columns="n", values="median_ms")
-    if "cub_scan" not in times.index:
-        raise SystemExit("plots.py: no cub_scan rows: the speed-up heatmap needs CUB in the sweep")
     speedup = times.loc["cub_scan"] / times
     order = speedup.median(axis=1, skipna=True).sort_values(ascending=False).index
     speedup = speedup.loc[order]
@@ -171,18 +301,23 @@ def plot_speedup_heatmap(header, rows, out):
 
 
 def plot_cache_regimes(header, rows, hot_rows, out, fastest_variant, hot_commit):
-    fig, ax = plt.subplots(figsize=(9, 6))
+    fig, ax = plt.subplots(figsize=(10, 6.5))
+    off_line = False
     for variant, color in (("memcpy_baseline", "black"), ("cub_scan", "tab:gray"), (fastest_variant, "tab:blue")):
         for regime, data, style in (("cold", rows, "-"), ("hot", hot_rows, ":")):
-            series = passed(data)[passed(data)["variant"] == variant].sort_values("n")
+            series = passed(data)[passed(data)["variant"] == variant]
             if not series.empty:
-                ax.plot(series["n"], series["gbps"], style, color=color, marker="o", markersize=3,
-                        label=f"{variant}, {regime} L2")
+                off_line |= draw(ax, series, gbps, f"{variant}, {regime} L2", linestyle=style, color=color,
+                                 marker="o", markersize=3)
+    draw_peak(ax, header)
+    if off_line:
+        note_off_line_markers(ax)
     size_axis(ax)
     ax.set_ylabel("GB/s (2 · N · element size / median time)")
     ax.set_ylim(bottom=0)
+    # The hot sweep's commit on a line of its own: on the GPU's line it ran past the chart's edge.
     ax.set_title(title(header, "Cold vs hot L2 (hot: the previous rep's input and output still cached)",
-                       l2=f"cold and hot (hot sweep at commit {hot_commit})"))
+                       l2="cold and hot") + f"\nthe hot sweep: commit {hot_commit}", fontsize=11)
     ax.legend(loc="upper left", fontsize=8)
     fig.tight_layout()
     fig.savefig(out / "cache_regimes.png", dpi=120)
@@ -197,12 +332,17 @@ def plot_applications(header, rows, out):
     for column, (label, ours, reference) in enumerate(groups):
         top, bottom = axes[0][column], axes[1][column]
         series = {v: ok[ok["variant"] == v].set_index("n")["median_ms"].sort_index() for v in ours + [reference]}
+        off_line = False
         for variant in ours + [reference]:
             style = dict(linestyle="--", color="black") if variant == reference else dict(marker="o", markersize=3)
-            top.plot(series[variant].index, series[variant] * 1e3, label=variant, **style)
+            off_line |= draw(top, ok[ok["variant"] == variant], microseconds, variant, **style)
             if variant != reference and reference is not None:
-                ratio = (series[variant] / series[reference]).dropna()
-                bottom.plot(ratio.index, ratio, marker="o", markersize=3, label=f"{variant} / {reference}")
+                ratio = (series[variant] / series[reference]).dropna().rename("median_ms").reset_index()
+                # The ratio of two medians has no spread of its own.
+                draw(bottom, ratio, lambda rows, times: times, f"{variant} / {reference}", band=False, marker="o",
+                     markersize=3)
+        if off_line:
+            note_off_line_markers(top)
         top.set_yscale("log")
         top.set_ylabel("median time (µs)")
         top.set_title(label, fontsize=10)
@@ -225,18 +365,31 @@ def plot_sweep(timing, hot, out):
     rows = scan_rows(all_rows)
     top3 = plot_latency_top3(header, rows, out)
     plot_bandwidth(header, rows, out)
-    plot_speedup_heatmap(header, rows, out)
-    written = ["latency_pow2_top3.png", "bandwidth.png", "speedup_vs_cub.png"]
+    written = ["latency_pow2_top3.png", "bandwidth.png"]
+    # A sweep of some variants only (--variants) gets the charts its rows can draw.
+    measured = passed(rows)
+    if (measured["variant"] == "cub_scan").any():
+        plot_speedup_heatmap(header, rows, out)
+        written.append("speedup_vs_cub.png")
+    else:
+        print(f"plots.py: {timing} has no cub_scan rows: no speedup_vs_cub.png")
+    if ((measured["variant"] == "memcpy_baseline") & (measured["n"] <= SMALL_N)).any():
+        plot_small_n(header, rows, out)
+        written.append("small_n.png")
+    else:
+        print(f"plots.py: {timing} has no memcpy_baseline row at N <= 2^{SMALL_N.bit_length() - 1}: no small_n.png")
     if application_groups(all_rows):
         plot_applications(header, all_rows, out)
         written.append("applications.png")
-    if hot.exists():
+    if not hot.exists():
+        print(f"plots.py: {hot} not found: cache_regimes.png needs a hot sweep (./bench.sh --hot --out {hot})")
+    elif not top3:
+        print(f"plots.py: {timing} ranks no variant over its powers of two: no cache_regimes.png")
+    else:
         hot_header, hot_rows = load(hot)
         hot_rows = scan_rows(hot_rows)
         plot_cache_regimes(header, rows, hot_rows, out, top3[0], hot_header.get("git_commit", "?"))
         written.append("cache_regimes.png")
-    else:
-        print(f"plots.py: {hot} not found: cache_regimes.png needs a hot sweep (./bench.sh --hot --out {hot})")
     print(f"plots.py: wrote {', '.join(str(out / name) for name in written)}")
 
 
@@ -248,17 +401,22 @@ def plot_multi_gpu(timing):
     gpus = int(spread["gpus"].max()) if len(spread) else 1
     on = f"{gpus} GPU" + ("s" if gpus > 1 else "")
     fig, ax = plt.subplots(figsize=(10, 6))
-    ceiling = ok[ok["variant"] == "multi_gpu_memcpy"].sort_values("n")
-    ax.plot(ceiling["n"], ceiling["gbps"], color="black", linewidth=2.5,
-            label=f"multi_gpu_memcpy: every GPU copies its shard (ceiling, {on})")
-    ax.plot(ceiling["n"], ceiling["gbps"] * 2 / 3, color="black", linestyle=":",
-            label="2/3 of the ceiling: the 3-access bound of a scan whose shard totals are unknown")
+    # The sweep's sizes are G x a power of two: those are the lines' points.
+    def on_line(n):
+        return n % gpus == 0 and is_power_of_two(n // gpus)
+
+    ceiling = ok[ok["variant"] == "multi_gpu_memcpy"]
+    draw(ax, ceiling, gbps, f"multi_gpu_memcpy: every GPU copies its shard (ceiling, {on})", on_line=on_line,
+         color="black", linewidth=2.5)
+    draw(ax, ceiling, lambda rows, times: gbps(rows, times) * 2 / 3,
+         "2/3 of the ceiling: the 3-access bound of a scan whose shard totals are unknown", on_line=on_line,
+         band=False, color="black", linestyle=":")
     for variant, style, what in (
             ("multi_gpu_scan", dict(color="tab:blue", marker="o"), f"reduce, exchange, scan ({on})"),
             ("multi_gpu_scan_then_add", dict(color="tab:orange", marker="s"), f"scan, exchange, add ({on})"),
             ("single_pass_scan_tuned", dict(color="tab:green", marker="^", linestyle="--"), "one GPU, where N fits")):
-        data = ok[ok["variant"] == variant].sort_values("n")
-        ax.plot(data["n"], data["gbps"], markersize=4, label=f"{variant}: {what}", **style)
+        draw(ax, ok[ok["variant"] == variant], gbps, f"{variant}: {what}", on_line=on_line, markersize=4, **style)
+    draw_peak(ax, header, gpus)
     size_axis(ax)
     ax.set_xlabel("N (elements, global)")
     ax.set_ylabel("aggregate GB/s (2 · N · element size / median time)")
@@ -272,13 +430,28 @@ def plot_multi_gpu(timing):
     print(f"plots.py: wrote {out}")
 
 
+def plot_from(path):
+    """The charts of every table `path` names (make plots FROM=PATH), each beside its table."""
+    for timing in timing_files(path):
+        _, rows = load(timing)
+        if is_multi_gpu(rows):
+            plot_multi_gpu(timing)
+        else:
+            plot_sweep(timing, timing.with_name("timing_hot.txt"), timing.parent)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bench-dir", default="bench", help="every <bench-dir>/<gpu>/timing.txt (the default)")
+    parser.add_argument("--from", dest="source", metavar="PATH",
+                        help="a timing table, a folder holding timing.txt, or a folder of such folders")
     parser.add_argument("--timing", help="one sweep instead")
     parser.add_argument("--hot", help="its hot sweep (default: timing_hot.txt beside it)")
     parser.add_argument("--out", help="where its charts go (default: its folder)")
     args = parser.parse_args()
+    if args.source:
+        plot_from(args.source)
+        return
     if args.timing:
         timing = Path(args.timing)
         sweeps = [(timing, Path(args.hot or timing.with_name("timing_hot.txt")), Path(args.out or timing.parent))]

@@ -13,8 +13,16 @@ is kept), and opens with a line naming each GPU's device, sweep, commit, date an
   applications-table  per GPU, each scan application against CUB's at 2^20 and 2^28. Needed
                       only when a sweep has application rows.
 
+A time marked `~` is noisy: its median is more than 1.5x its minimum (the harness re-measures
+such a row up to twice and reports the last batch); a footnote under the table says so.
+
 Usage:
     python3 scripts/results_table.py [--bench-dir bench | --timing FILE [FILE ...]] [--readme README.md]
+        the README's tables, from the committed reference (make plots)
+    python3 scripts/results_table.py --from PATH
+        the same tables on stdout, the README untouched (make plots FROM=PATH); PATH is a timing
+        table, a folder holding timing.txt (results/h100) or a folder of such folders (results);
+        sweeps of the scans across GPUs are left out (they have a chart of their own)
 """
 import argparse
 import re
@@ -31,6 +39,12 @@ from timing_table import application_groups, load, per_gpu_files, scan_rows  # n
 SMALL, LARGE = 2**20, 2**28
 TUNED = "single_pass_scan_tuned"
 FASTEST_SIZES = [2**k for k in range(10, 31)]
+# The harness re-measures a row whose median is more than NOISY_RATIO times its minimum (up to
+# twice, reporting the last batch): a row still above it is noisy, and its times are marked.
+NOISY_RATIO = 1.5
+NOISY_MARK = "~"
+NOISY_NOTE = (f"{NOISY_MARK}: noisy, the median more than {NOISY_RATIO}x the minimum even after the harness "
+              "re-measured it: read it as approximate.")
 
 
 @dataclass
@@ -61,6 +75,26 @@ def shown(path):
         return str(path)
 
 
+def timing_files(path):
+    """The timing tables a path names (make plots FROM=PATH): a table itself, a folder's
+    timing.txt, or each <sweep>/timing.txt in a folder of sweeps (results/, bench/)."""
+    path = Path(path)
+    if path.is_file():
+        return [path]
+    if (path / "timing.txt").is_file():
+        return [path / "timing.txt"]
+    files = sorted(path.glob("*/timing.txt"))
+    if not files:
+        raise SystemExit(f"{path}: no timing table there (a timing.txt, a folder with one, or a folder of such "
+                         "folders; ./bench.sh writes results/<gpu>/timing.txt)")
+    return files
+
+
+def is_multi_gpu(rows):
+    """Whether a sweep is of the scans across GPUs (scripts/multi_gpu_bench.sh)."""
+    return bool(rows["variant"].str.startswith("multi_gpu_").any())
+
+
 def load_sweeps(paths):
     sweeps = []
     for path in paths:
@@ -83,11 +117,25 @@ def passed(r):
     return r is not None and r.status == "PASS"
 
 
+def noisy(r):
+    return passed(r) and r.median_ms > NOISY_RATIO * r.min_ms
+
+
 def time_cell(r, scale=1.0, digits=4):
-    """A row's median time (ms, times `scale`), or why there is none."""
+    """A row's median time (ms, times `scale`; marked when noisy), or why there is none."""
     if r is None:
         return "not run"
-    return f"{r.median_ms * scale:.{digits}f}" if passed(r) else r.status
+    if not passed(r):
+        return r.status
+    return f"{r.median_ms * scale:.{digits}f}" + (NOISY_MARK if noisy(r) else "")
+
+
+def with_noise_note(lines):
+    """A table's lines, and the footnote on noisy times when one of its cells is marked."""
+    table = "\n".join(lines)
+    marked = any(cell.strip().endswith(NOISY_MARK)
+                 for line in lines if line.startswith("| ") for cell in line.split("|"))
+    return table + ("\n\n" + NOISY_NOTE if marked else "")
 
 
 def compared(r, reference, value):
@@ -122,7 +170,7 @@ def make_table(sweeps):
     for v in variants:
         cells = [f"`{v}`"] + [cell for by in measured for cell in group(by, v)]
         lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines)
+    return with_noise_note(lines)
 
 
 def make_fastest_table(sweeps):
@@ -146,7 +194,7 @@ def make_fastest_table(sweeps):
             cells += [compared(tuned, memcpy, lambda t, m: f"{100 * m.median_ms / t.median_ms:.0f}%"),
                       compared(tuned, cub, lambda t, c: f"{t.median_ms / c.median_ms:.2f}")]
             lines.append("| " + " | ".join(cells) + " |")
-        blocks.append("\n".join(lines))
+        blocks.append(with_noise_note(lines))
     return "\n\n".join(blocks)
 
 
@@ -179,7 +227,7 @@ def make_applications_table(sweeps):
                 lines.append(f"| {label} | `{variant}` | `{reference}` | {time(variant, SMALL)} | "
                              f"{time(reference, SMALL)} | {ratio(variant, reference, SMALL)} | {time(variant, LARGE)} | "
                              f"{time(reference, LARGE)} | {ratio(variant, reference, LARGE)} |")
-        blocks.append("\n".join(lines))
+        blocks.append(with_noise_note(lines))
     return "\n\n".join(blocks) if blocks else None
 
 
@@ -205,12 +253,31 @@ def update_readme(readme, sweeps):
     Path(readme).write_text(text)
 
 
+def print_tables(path):
+    """Every table of the sweeps at `path`, to stdout (make plots FROM=PATH)."""
+    sweeps = load_sweeps([p for p in timing_files(path) if not is_multi_gpu(load(p)[1])])
+    if not sweeps:
+        print(f"results_table.py: {path} holds only sweeps of the scans across GPUs: no tables (see their charts)")
+        return
+    print(f"Tables of {', '.join(f'`{shown(s.path)}`' for s in sweeps)} (the README's, not written to it)")
+    tables = [("results-table", make_table(sweeps)), ("fastest-table", make_fastest_table(sweeps)),
+              ("applications-table", make_applications_table(sweeps))]
+    for name, table in tables:
+        if table is not None:
+            print(f"\n### {name}\n\n{table}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bench-dir", default="bench", help="every <bench-dir>/<gpu>/timing.txt (the default)")
     parser.add_argument("--timing", nargs="+", help="these sweeps instead, one per GPU")
     parser.add_argument("--readme", default="README.md")
+    parser.add_argument("--from", dest="source", metavar="PATH",
+                        help="print the tables of this table or folder instead; the README is not touched")
     args = parser.parse_args()
+    if args.source:
+        print_tables(args.source)
+        return
     paths = args.timing or per_gpu_files(args.bench_dir, "timing.txt")
     if not paths:
         raise SystemExit(f"results_table.py: no {args.bench_dir}/*/timing.txt (run ./bench.sh)")

@@ -14,7 +14,9 @@
 # segmented scans each of those at the default segment length, 1 and 100000 as well.
 # Sizes per variant, from its tile T (the binary's --help): 1, T-1, T, T+1, 2T+1, 33T-1, 257T+3,
 # and for the hierarchical ones the second level's boundary T^2 and T^2+1 (with the large sizes
-# when T^2 > 2^22). Prints one line per variant and a total; exit 1 on any failure.
+# when T^2 > 2^22). Prints one line per variant and a total; on stderr, after each variant, a
+# counter (variants done of all) and an ETA. Exit codes: 0 every check passed; 1 a check failed;
+# 2 a usage error or a missing binary.
 set -u
 cd "$(dirname "$0")/.."
 repeat=200 single_pass_repeat=1000 large="2^24+1,2^26+5" large_repeat=10 jobs=4
@@ -25,12 +27,14 @@ while [ $# -gt 0 ]; do
     --large) large=$2; shift 2 ;;
     --large-repeat) large_repeat=$2; shift 2 ;;
     --jobs) jobs=$2; shift 2 ;;
-    -*) echo "stress.sh: unknown option $1" >&2; exit 2 ;;
+    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
+    -*) echo "stress.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     *) break ;;
   esac
 done
 variants=("$@")
 . scripts/binaries.sh
+. scripts/sweep.sh
 [ ${#variants[@]} -gt 0 ] || mapfile -t variants < <(zoo_binaries bin)
 for name in "${variants[@]}"; do
   [ -x "bin/$name" ] || { echo "stress.sh: no binary bin/$name (run make)" >&2; exit 2; }
@@ -84,16 +88,26 @@ stress_one() {
   [ $failed -eq 0 ]
 }
 
-# Each variant's lines appear when it finishes (so a run cut short still shows what it did).
+# Each variant's lines appear when it finishes (so a run cut short still shows what it did),
+# followed on stderr by the counter.
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
-running=0
+started=$SECONDS
+# Waits for one running variant, then says how many are done. The ETA counts variants as equal
+# work (sweep_eta, scripts/sweep.sh): rough, since a single-pass variant runs five times the rounds.
+finish_one() {
+  wait -n
+  running=$((running - 1)) finished=$((finished + 1))
+  echo "stress.sh: $finished/${#variants[@]} variants done, $((SECONDS - started)) s," \
+    "$(sweep_eta $((SECONDS - started)) "$finished" ${#variants[@]})" >&2
+}
+running=0 finished=0
 for name in "${variants[@]}"; do
   { stress_one "$name" >"$logs/$name.log" 2>&1; echo $? >"$logs/$name.rc"; cat "$logs/$name.log"; } &
   running=$((running + 1))
-  if [ $running -ge "$jobs" ]; then wait -n; running=$((running - 1)); fi
+  if [ $running -ge "$jobs" ]; then finish_one; fi
 done
-wait
+while [ $running -gt 0 ]; do finish_one; done
 failures=0 total=0
 for name in "${variants[@]}"; do
   [ "$(cat "$logs/$name.rc")" = 0 ] || failures=$((failures + 1))

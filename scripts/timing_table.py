@@ -5,17 +5,22 @@ from pathlib import Path
 
 import pandas as pd
 
-COLUMNS = ["variant", "type", "op", "mode", "n", "reps", "median_ms", "min_ms", "max_ms", "gbps", "status", "gpus"]
+COLUMNS = ["variant", "type", "op", "mode", "n", "reps", "median_ms", "min_ms", "max_ms", "p10_ms", "p90_ms", "gbps",
+           "status", "gpus"]
 
 
 def load(path):
     """Returns (header, rows): header maps each '# key: value' line's key to its value. Tables
-    written before the gpus column existed were all of one GPU."""
+    written before the gpus column existed were all of one GPU; before the p10_ms and p90_ms
+    columns existed, their percentiles were not recorded (NaN, like an untimed row's)."""
     text = Path(path).read_text()
     header = dict(re.findall(r"^# (\w+): (.*)$", text, re.M))
     rows = pd.read_csv(path, sep=r"\s+", comment="#")
     if "gpus" not in rows.columns:
         rows["gpus"] = 1
+    for percentile in ("p10_ms", "p90_ms"):
+        if percentile not in rows.columns:
+            rows[percentile] = float("nan")
     missing = set(COLUMNS) - set(rows.columns)
     if missing:
         raise ValueError(f"{path}: missing columns {sorted(missing)}")

@@ -85,15 +85,17 @@ def test_unknown_variant_is_refused(stubs, tmp_path):
     assert result.returncode == 2 and "no binary" in result.stderr
 
 
-def test_default_output_is_the_gpus_folder(stubs, tmp_path):
+def test_default_output_is_the_gpus_results_folder(stubs, tmp_path):
+    # A user's sweep goes to results/<gpu>/ (git ignores it), never over the committed bench/<gpu>/.
     # The stub GPU, "Stub GPU", has no NVIDIA model number: its folder is the whole name, slugged
     # (scripts/gpu_slug.py). Run from tmp_path, since the default is relative to where bench.sh runs.
     result = subprocess.run([str(ROOT / "bench.sh"), "--bin-dir", str(stubs), "--variants", "good",
                              "--sizes", "1024"], capture_output=True, text=True, cwd=tmp_path)
     assert result.returncode == 0, result.stderr
-    out = tmp_path / "bench" / "stub-gpu" / "timing.txt"
-    assert "# gpu: Stub GPU" in out.read_text() and "wrote bench/stub-gpu/timing.txt" in result.stderr
-    assert [p.name for p in out.parent.iterdir()] == ["timing.txt"]
+    out = tmp_path / "results" / "stub-gpu" / "timing.txt"
+    assert "# gpu: Stub GPU" in out.read_text() and "wrote results/stub-gpu/timing.txt" in result.stderr
+    assert sorted(p.name for p in out.parent.iterdir()) == ["timing.json", "timing.txt"]
+    assert not (tmp_path / "bench").exists()
 
 
 def test_multi_gpu_binaries_get_gpus_and_are_left_out_by_default(tmp_path):

@@ -233,3 +233,35 @@ def test_tuned_scan_across_table_rows_and_tiles(gpu, seed):
         assert rows and all(r["status"] == "PASS" for r in rows), result.stderr[-3000:]
     many = run([BIN / "single_pass_scan_tuned", "1000,2^16+3,2^22+7", "--repeat", "40", "--check-only"])
     assert many.returncode == 0 and many.stderr.count("PASS (40 rounds, fresh data each)") == 3, many.stderr
+
+
+def test_timed_rows_report_their_percentiles(gpu):
+    for flags in ([], ["--hot"]):
+        result = run([BIN / "hierarchical_kogge_stone", "2^16,100000", "--reps", "21", *flags])
+        assert result.returncode == 0, result.stderr
+        for row in parse_rows(result.stdout):
+            columns = ("min_ms", "p10_ms", "median_ms", "p90_ms", "max_ms")
+            low, p10, median, p90, high = (float(row[c]) for c in columns)
+            assert 0 < low <= p10 <= median <= p90 <= high, row
+        assert re.search(r"min [\d.]+, p10 [\d.]+, p90 [\d.]+, max", result.stderr), result.stderr
+
+
+# noisy_copy (tests/cuda/): every other run holds the GPU for about a millisecond, so a batch's
+# median is far above its min (noisy when median_ms > 1.5 * min_ms). With --warmup 0 --reps 10 a
+# batch is 10 runs; the verified run comes first (run 0).
+def test_a_noisy_batch_is_measured_again_and_the_last_batch_reported(gpu):
+    result = run([TEST_BIN / "noisy_copy", "4096", "--warmup", "0", "--reps", "10"])
+    assert result.returncode == 0, result.stderr
+    row = parse_rows(result.stdout)[0]
+    assert row["status"] == "PASS" and float(row["median_ms"]) > 1.5 * float(row["min_ms"]), row
+    assert result.stderr.count(": noisy: median") == 2, result.stderr
+    assert "measuring again (2 of 2)" in result.stderr and "still noisy after 2 more batches" in result.stderr
+
+
+def test_a_noisy_batch_that_settles_reports_the_settled_one(gpu, monkeypatch):
+    monkeypatch.setenv("SCAN_ZOO_NOISY_RUNS", "11")  # slow runs in the first batch only (runs 1 to 10)
+    result = run([TEST_BIN / "noisy_copy", "4096", "--warmup", "0", "--reps", "10"])
+    assert result.returncode == 0, result.stderr
+    row = parse_rows(result.stdout)[0]
+    assert row["status"] == "PASS" and float(row["median_ms"]) <= 1.5 * float(row["min_ms"]), row
+    assert result.stderr.count(": noisy: median") == 1 and ": settled: median" in result.stderr, result.stderr

@@ -1,7 +1,10 @@
 """CPU tests: the harness's host logic and the command line. No GPU is needed; the exit codes
-for usage errors (2) and unsupported combinations (3) are decided before the GPU is touched."""
+for usage errors (2), unsupported combinations (3) and sizes no memory can hold (4) are decided
+before the GPU is touched."""
+import os
 import re
 import subprocess
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -148,3 +151,77 @@ def test_without_gpu_a_run_exits_4_with_reason():
 
 def test_make_test_is_the_ci_entry_point():
     assert "make test" in (ROOT / ".ci" / "run").read_text()
+
+
+# --input must be a regular file: a directory reads as an empty file on tmpfs and /proc (an empty
+# scan that passes), and opening a FIFO would wait for a writer. Refused before any GPU is needed.
+@pytest.mark.parametrize("kind", ["directory", "tmpfs directory", "procfs directory", "fifo", "device"])
+def test_input_that_is_not_a_regular_file_exits_2(tmp_path, kind):
+    if kind == "directory":
+        path, message = tmp_path, "is a directory"
+    elif kind == "tmpfs directory":
+        path, message = Path("/dev/shm"), "is a directory"
+        if not path.is_dir():
+            pytest.skip("no /dev/shm on this machine")
+    elif kind == "procfs directory":
+        path, message = Path("/proc/self"), "is a directory"
+    elif kind == "fifo":
+        path, message = tmp_path / "fifo", "is a FIFO"
+        os.mkfifo(path)
+    else:
+        path, message = Path("/dev/null"), "is a device"
+    result = run([BIN / "hierarchical_kogge_stone", "--input", path], timeout=60)
+    assert result.returncode == 2, result.stderr
+    assert message + ", not a regular file" in result.stderr
+    assert result.stdout == "", "a usage error must not print a result row"
+
+
+# From N = 2^61 on, the bytes of a scan's arrays overflow 64 bits (2^62 int32s are 2^64 bytes):
+# no memory holds them, which is known without a GPU, so the answer is the same on any machine.
+@pytest.mark.parametrize("variant, args", [
+    ("hierarchical_kogge_stone", ["2^62"]),
+    ("hierarchical_kogge_stone", ["2^61"]),
+    ("hierarchical_kogge_stone", ["2^62", "--in-place"]),
+    ("hierarchical_kogge_stone", ["2^61", "--type", "int64"]),
+    ("cub_scan", ["2^62-1", "--exclusive"]),
+    ("memcpy_baseline", ["2^62"]),
+])
+def test_size_whose_bytes_overflow_64_bits_is_skipped_without_gpu(variant, args):
+    result = run([BIN / variant, *args])
+    assert result.returncode == 4, result.stderr
+    assert [r["status"] for r in parse_rows(result.stdout)] == ["SKIPPED(device-memory)"], result.stdout
+    assert "not enough device memory: needs 2^64 bytes or more" in result.stderr
+
+
+def test_the_empty_scan_needs_no_gpu():
+    result = run([BIN / "hierarchical_kogge_stone", "0"])
+    assert result.returncode == 0, result.stderr
+    assert [r["status"] for r in parse_rows(result.stdout)] == ["PASS"]
+
+
+def test_untimed_rows_print_nan_for_every_time():
+    result = run([TEST_BIN / "int32_only_copy", "100", "--type", "float32"])
+    row = parse_rows(result.stdout)[0]
+    assert row["status"] == "WAIVED" and row["reps"] == "0"
+    assert [row[c] for c in ("median_ms", "min_ms", "max_ms", "p10_ms", "p90_ms", "gbps")] == ["nan"] * 6
+
+
+def test_tables_from_before_the_percentiles_load_with_nan(tmp_path):
+    """Tables written before the p10_ms and p90_ms columns (and the gpus column) existed still
+    load, with NaN percentiles and one GPU; every committed table among them."""
+    import timing_table
+    old = tmp_path / "timing.txt"
+    old.write_text("# gpu: X\nvariant type op mode n reps median_ms min_ms max_ms gbps status\n"
+                   "cub_scan int32 sum inclusive 1024 10 0.1 0.1 0.2 1.0 PASS\n")
+    _, rows = timing_table.load(old)
+    assert rows["p10_ms"].isna().all() and rows["p90_ms"].isna().all() and list(rows["gpus"]) == [1]
+    new = tmp_path / "timing_new.txt"
+    new.write_text("# gpu: X\n" + " ".join(ROW_FIELDS) + "\n"
+                   "cub_scan int32 sum inclusive 1024 10 0.1 0.1 0.2 0.1 0.15 1.0 PASS 1\n")
+    _, rows = timing_table.load(new)
+    assert list(rows["p10_ms"]) == [0.1] and list(rows["p90_ms"]) == [0.15]
+    committed = sorted((ROOT / "bench").glob("**/timing*.txt"))
+    assert committed, "no committed timing table found under bench/"
+    for path in committed:
+        _, rows = timing_table.load(path)
+        assert set(ROW_FIELDS) <= set(rows.columns), path

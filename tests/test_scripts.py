@@ -1,9 +1,16 @@
 """The table, chart and tuning scripts on fixtures: the README tables are regenerated between
 their markers, from the data, one column group or block per GPU; the charts are drawn; the
-tuning selection builds a per-N table for each GPU and one fallback for all."""
+tuning selection builds a per-N table for each GPU and one fallback for all. And, on stub
+binaries (no GPU): sweeps go to results/, not to the committed bench/, with their JSON and
+progress lines; make plots FROM=... leaves the README alone; compare.py's verdicts."""
+import json
+import os
+import re
 import shutil
+import subprocess
 import sys
 
+import pandas as pd
 import pytest
 
 from conftest import ROOT, run
@@ -159,7 +166,7 @@ def test_plots_without_hot_sweep_skip_only_the_cache_chart(tmp_path):
                   "--out", tmp_path])
     assert result.returncode == 0, result.stderr
     assert png_files(tmp_path) == {"latency_pow2_top3.png", "bandwidth.png", "speedup_vs_cub.png"}
-    assert "needs a hot sweep" in result.stdout
+    assert "needs a hot sweep" in result.stdout and "no small_n.png" in result.stdout
 
 
 def test_plots_draw_each_gpus_charts_into_its_folder(tmp_path):
@@ -168,7 +175,8 @@ def test_plots_draw_each_gpus_charts_into_its_folder(tmp_path):
     shutil.copy(ROOT / "tests" / "fixtures" / "timing_hot.txt", bench / "t100" / "timing_hot.txt")
     result = run([sys.executable, ROOT / "scripts" / "plots.py", "--bench-dir", bench])
     assert result.returncode == 0, result.stderr
-    charts = {"latency_pow2_top3.png", "bandwidth.png", "speedup_vs_cub.png", "applications.png"}
+    # small_n.png: both fixture GPUs have memcpy rows at N <= 2^16 (the fixture timing.txt has none).
+    charts = {"latency_pow2_top3.png", "bandwidth.png", "small_n.png", "speedup_vs_cub.png", "applications.png"}
     assert png_files(bench / "t100") == charts | {"cache_regimes.png"}  # its hot sweep is beside it
     assert png_files(bench / "t200") == charts and "t200/timing_hot.txt not found" in result.stdout
 
@@ -184,6 +192,350 @@ def test_top_variants_rank_by_mean_latency_over_complete_sizes():
     assert plots.family_of("single_pass_scan_decoupled_lookbacks_warp_window") == "single-pass look-back"
     assert plots.family_of("hierarchical_warp_smem") == "hierarchical, warp / coarsened"
     assert plots.family_of("hierarchical_blelloch") == "hierarchical, shared-memory tree"
+
+
+# --- Sweeps into results/, their progress and JSON; make plots FROM=...; compare.py; noisy rows.
+
+FIXTURES = ROOT / "tests" / "fixtures"
+STUB_BINARY = FIXTURES / "stub_binary.sh"
+COMPARE = FIXTURES / "compare"
+NOISY = FIXTURES / "timing_noisy.txt"
+
+
+def stub_bin(folder, *names):
+    """A bin/ folder of stub binaries (tests/fixtures/stub_binary.sh) under the given names."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in names:
+        shutil.copy(STUB_BINARY, folder / name)
+    return folder
+
+
+def run_in(cwd, args, env=None, timeout=120):
+    """Like run(), from another folder (the scripts' default outputs are relative to it)."""
+    return subprocess.run([str(a) for a in args], capture_output=True, text=True, timeout=timeout, cwd=cwd,
+                          env={**os.environ, **(env or {})})
+
+
+def test_bench_writes_results_not_the_reference_by_default(tmp_path):
+    stub_bin(tmp_path / "bin", "stub_a")
+    result = run_in(tmp_path, [ROOT / "bench.sh", "--bin-dir", "bin", "--sizes", "1024,2048"])
+    assert result.returncode == 0, result.stderr
+    # The stub's GPU, "NVIDIA Stub S100", has the slug s100; bench/ (the committed data) is not touched.
+    folder = tmp_path / "results" / "s100"
+    assert sorted(p.name for p in folder.iterdir()) == ["timing.json", "timing.txt"]
+    assert not (tmp_path / "bench").exists()
+    assert "wrote results/s100/timing.txt" in result.stderr
+    assert "# gpu: NVIDIA Stub S100" in (folder / "timing.txt").read_text()
+    document = json.loads((folder / "timing.json").read_text())
+    assert [(b["name"], b["axes"]["n"], b["summaries"]["median"]) for b in document["benchmarks"]
+            if b["name"] == "stub_a"] == [("stub_a", 1024, 0.5e-3), ("stub_a", 2048, 0.5e-3)]
+
+
+def test_bench_adds_the_framework_rows_or_says_why_not(tmp_path):
+    # The default sweep carries torch.cumsum's and cupy.cumsum's rows (scripts/framework_scans.py);
+    # a framework this Python cannot import is a SKIPPED row, and the sweep goes on.
+    stub_bin(tmp_path / "bin", "stub_a")
+    hide = tmp_path / "hide"  # a torch and a cupy that fail to import, wherever the real ones are
+    for name in ("torch", "cupy"):
+        (hide / name).mkdir(parents=True)
+        (hide / name / "__init__.py").write_text("raise ImportError('hidden by the test')\n")
+    result = run_in(tmp_path, [ROOT / "bench.sh", "--bin-dir", "bin", "--sizes", "1024", "--out", "t.txt"],
+                    env={"PYTHONPATH": str(hide)})
+    assert result.returncode == 0, result.stderr
+    rows = pd.read_csv(tmp_path / "t.txt", sep=r"\s+", comment="#")
+    statuses = dict(zip(rows["variant"], rows["status"]))
+    assert statuses == {"stub_a": "PASS", "torch_cumsum": "SKIPPED(no-torch)", "cupy_cumsum": "SKIPPED(no-cupy)"}
+    assert "torch is not importable" in result.stderr
+    # Sweeps the frameworks cannot run (here: max) leave them out, saying so.
+    result = run_in(tmp_path, [ROOT / "bench.sh", "--bin-dir", "bin", "--sizes", "1024", "--op", "max", "--out", "m.txt"])
+    assert result.returncode == 0, result.stderr
+    assert set(pd.read_csv(tmp_path / "m.txt", sep=r"\s+", comment="#")["variant"]) == {"stub_a"}
+    assert "no torch_cumsum cupy_cumsum rows" in result.stderr
+
+
+def test_bench_writes_the_reference_only_when_told(tmp_path):
+    stub_bin(tmp_path / "bin", "stub_a")
+    result = run_in(tmp_path, [ROOT / "bench.sh", "--bin-dir", "bin", "--sizes", "1024", "--out",
+                               "bench/s100/timing.txt"])
+    assert result.returncode == 0, result.stderr
+    assert sorted(p.name for p in (tmp_path / "bench" / "s100").iterdir()) == ["timing.json", "timing.txt"]
+    assert not (tmp_path / "results").exists()
+    help_text = run([ROOT / "bench.sh", "--help"]).stdout
+    assert "results/<gpu>/timing.txt" in help_text and "--out bench/<gpu>/timing.txt" in help_text
+
+
+def test_results_folder_is_ignored_by_git():
+    result = run(["git", "check-ignore", "results/h100/timing.txt", "results/h100_x8/timing.json"])
+    assert result.returncode == 0 and len(result.stdout.split()) == 2, result.stdout + result.stderr
+    assert run(["git", "check-ignore", "bench/h100/timing.txt"]).returncode == 1
+
+
+def test_bench_reports_progress_on_stderr_one_line_per_row(tmp_path):
+    stub_bin(tmp_path / "bin", "stub_a", "stub_crash")
+    out = tmp_path / "timing.txt"
+    result = run_in(tmp_path, [ROOT / "bench.sh", "--bin-dir", "bin", "--sizes", "1024,2048,2^12", "--out", out])
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == ""
+    progress = re.findall(r"^bench\.sh: \[(\d)/2\] (\w+) n=(\d+) (\S+)(?: median (\S+) ms)? "
+                          r"\((\d)/6 rows, \d+ s, ETA (?:\d+m\d\ds|\d+h\d\dm)\)$", result.stderr, re.M)
+    # The crash at 2048 is a row like the others (the failure row bench.sh writes for it).
+    assert [(p[1], p[2], p[3], p[4], p[5]) for p in progress] == [
+        ("stub_a", "1024", "PASS", "0.5", "1"), ("stub_a", "2048", "PASS", "0.5", "2"),
+        ("stub_a", "4096", "PASS", "0.5", "3"), ("stub_crash", "1024", "PASS", "0.5", "4"),
+        ("stub_crash", "2048", "ERROR(exit-139)", "", "5"), ("stub_crash", "4096", "PASS", "0.5", "6")]
+    assert "bench.sh" not in out.read_text()  # progress never goes into the table
+
+
+@pytest.mark.parametrize("old_columns", [False, True], ids=["with-p10-p90", "without"])
+def test_bench_rows_follow_the_columns_the_binaries_state(tmp_path, old_columns):
+    stub_bin(tmp_path / "bin", "stub_crash")
+    out = tmp_path / "timing.txt"
+    result = run_in(tmp_path, [ROOT / "bench.sh", "--bin-dir", "bin", "--sizes", "1024,2048,4096", "--out", out],
+                    env={"STUB_OLD_COLUMNS": "1" if old_columns else ""})
+    assert result.returncode == 0, result.stderr
+    columns = [line for line in out.read_text().splitlines() if line.startswith("variant ")][0].split()
+    assert ("p10_ms" in columns) != old_columns
+    rows = [dict(zip(columns, line.split())) for line in out.read_text().splitlines()
+            if line.startswith("stub_crash ")]
+    assert all(len(line.split()) == len(columns) for line in out.read_text().splitlines() if line.startswith("stub_"))
+    assert [r["status"] for r in rows] == ["PASS", "ERROR(exit-139)", "PASS"]
+    assert rows[1]["n"] == "2048" and rows[1]["median_ms"] == "nan" and rows[1]["gpus"] == "1"
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import timing_table
+    _, table = timing_table.load(out)
+    assert list(table[table["variant"] == "stub_crash"]["status"]) == ["PASS", "ERROR(exit-139)", "PASS"]
+
+
+def test_timing_json_round_trips_every_field(tmp_path):
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import timing_table
+    for fixture in (COMPARE / "a.txt", COMPARE / "b.txt"):  # without and with p10/p90
+        out = tmp_path / "timing.json"
+        result = run([sys.executable, ROOT / "scripts" / "timing_json.py", fixture, "-o", out])
+        assert result.returncode == 0, result.stderr
+        text = out.read_text()
+        assert "NaN" not in text  # strict JSON: json.loads below would accept NaN, other readers do not
+        document = json.loads(text)
+        header, rows = timing_table.load(fixture)
+        assert document["devices"][0]["name"] == header["gpu"] and document["devices"][0]["sm_count"] == 132
+        assert document["meta"]["git_commit"] == header["git_commit"] and document["meta"]["l2"] == "cold"
+        assert document["meta"]["title"].startswith("scan-zoo timing table")
+        assert len(document["benchmarks"]) == len(rows)
+        for benchmark, row in zip(document["benchmarks"], rows.to_dict("records")):
+            assert benchmark["name"] == row["variant"] and benchmark["status"] == row["status"]
+            assert benchmark["axes"] == {key: row[key] for key in ("type", "op", "mode", "n", "gpus")}
+            summaries = benchmark["summaries"]
+            assert summaries["reps"] == row["reps"]
+            for name, column in (("median", "median_ms"), ("min", "min_ms"), ("max", "max_ms"), ("p10", "p10_ms"),
+                                 ("p90", "p90_ms"), ("gbps", "gbps")):
+                value = row.get(column, float("nan"))
+                scale = 1 if name == "gbps" else 1e-3  # times in seconds
+                if value != value:  # NaN: not measured
+                    assert summaries[name] is None, (name, benchmark)
+                else:
+                    assert summaries[name] == pytest.approx(value * scale, rel=1e-12), (name, benchmark)
+    b = json.loads(out.read_text())
+    assert b["devices"][0] == {"id": 0, "name": "NVIDIA Fixture T200", "compute_capability": "9.0", "sm_count": 132,
+                               "peak_memory_gbps": 4800, "cuda_driver": "13.0"}
+    failed = [x for x in b["benchmarks"] if x["status"] == "FAIL"][0]
+    assert failed["summaries"]["median"] is None and failed["summaries"]["reps"] == 0
+
+
+def compare(*args):
+    result = run([sys.executable, ROOT / "scripts" / "compare.py", *args])
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def compare_rows(text):
+    """The row table of compare.py's Markdown: (variant, N) -> [A, B, B/A time, B/A GB/s, verdict]."""
+    table = text.split("| variant | type |")[1].split("\n\n")[0]
+    return {(r.split("`")[1], r.split("|")[5].strip()): [c.strip() for c in r.split("|")[6:-1]]
+            for r in table.splitlines() if r.startswith("| `")}
+
+
+def test_compare_gives_ratios_and_verdicts_within_the_noise():
+    text = compare(COMPARE / "a.txt", COMPARE / "b.txt")
+    assert "A: `" in text and "NVIDIA Fixture T100, cold L2, commit aaa0001, 2026-03-01T00:00:00Z" in text
+    assert "NVIDIA Fixture T200, cold L2, commit bbb0002, 2026-03-02T00:00:00Z" in text
+    assert "**Warning**: A and B were measured with different GPUs" in text
+    rows = compare_rows(text)
+    # Only what both measured; A has no p10/p90, so every pair is judged on [min, max].
+    assert set(rows) == {("alpha", "2^10"), ("alpha", "2^20"), ("beta", "2^10"), ("beta", "2^20"), ("gamma", "2^10")}
+    assert rows[("alpha", "2^10")] == ["0.0100", "0.0050", "0.500", "2.000", "faster"]
+    assert rows[("alpha", "2^20")] == ["1.0000", "1.0500", "1.050", "0.952", "same"]
+    assert rows[("beta", "2^10")] == ["0.0200", "0.0400", "2.000", "0.488", "slower"]
+    assert rows[("beta", "2^20")] == ["2.0000", "FAIL", "–", "–", "–"]
+    # B's p10 is above A's max, but A has no p10/p90: [min, max] for both, and those overlap.
+    assert rows[("gamma", "2^10")][4] == "same"
+    summary = {r.split("`")[1]: [c.strip() for c in r.split("|")[2:-1]]
+               for r in text.split("Per variant")[1].splitlines() if r.startswith("| `")}
+    # alpha: the geometric mean of 0.5 and 1.05; beta: its FAIL left out.
+    assert summary == {"alpha": ["2", "0.725", "1", "1", "0"], "beta": ["1", "2.000", "0", "0", "1"],
+                       "gamma": ["1", "1.150", "0", "1", "0"]}
+
+
+def test_compare_uses_p10_p90_when_both_have_them_and_filters():
+    text = compare(COMPARE / "b.txt", COMPARE / "c.txt")
+    # Their [min, max] overlap, their [p10, p90] do not: C is slower.
+    assert compare_rows(text) == {("alpha", "2^10"): ["0.0050", "0.0058", "1.160", "0.860", "slower"]}
+    assert "Warning" not in text  # the same GPU
+    text = compare(COMPARE / "a.txt", COMPARE / "b.txt", "--variants", "alpha,gamma", "--sizes", "1M")
+    assert list(compare_rows(text)) == [("alpha", "2^20")]
+    csv = compare(COMPARE / "a.txt", COMPARE / "b.txt", "--format", "csv", "--sizes", "2^10")
+    assert csv.splitlines()[0].startswith("variant,type,op,mode,n,") and len(csv.splitlines()) == 4
+
+
+def test_compare_refuses_bad_input():
+    result = run([sys.executable, ROOT / "scripts" / "compare.py", COMPARE / "a.txt", COMPARE / "b.txt", "--sizes",
+                  "3^4"])
+    assert result.returncode == 2 and "powers must be 2^k" in result.stderr
+    result = run([sys.executable, ROOT / "scripts" / "compare.py", COMPARE / "none.txt", COMPARE / "b.txt"])
+    assert result.returncode == 1 and "cannot read" in result.stderr
+
+
+def test_noisy_rows_are_marked_in_the_tables(tmp_path):
+    readme = tmp_path / "README.md"
+    marked = "<!-- results-table:begin -->\n<!-- results-table:end -->\n"
+    for fixture, noisy in ((NOISY, True), (FIXTURE, False)):
+        readme.write_text(marked)
+        result = run([sys.executable, ROOT / "scripts" / "results_table.py", "--timing", fixture, "--readme", readme])
+        assert result.returncode == 0, result.stderr
+        text = readme.read_text()
+        assert ("~: noisy, the median more than 1.5x the minimum" in text) == noisy
+    # 0.012 ms against a minimum of 0.007: noisy; its 2^28 row is not.
+    readme.write_text(marked)
+    run([sys.executable, ROOT / "scripts" / "results_table.py", "--timing", NOISY, "--readme", readme])
+    row = [r for r in readme.read_text().splitlines() if r.startswith("| `noisy_scan`")][0]
+    assert [c.strip() for c in row.split("|")[2:4]] == ["0.0120~", "0.7500"]
+
+
+def results_folder(tmp_path):
+    """tmp_path/results as bench.sh and multi_gpu_bench.sh leave it: a GPU's sweep, with its hot
+    sweep, and a sweep across two GPUs."""
+    results = tmp_path / "results"
+    shutil.copytree(BENCH / "t100", results / "t100", ignore=shutil.ignore_patterns("tuning*"))
+    shutil.copy(FIXTURES / "timing_hot.txt", results / "t100" / "timing_hot.txt")
+    (results / "t100_x2").mkdir()
+    shutil.copy(FIXTURES / "timing_multi_gpu.txt", results / "t100_x2" / "timing.txt")
+    return results
+
+
+def test_plots_from_a_folder_draw_beside_each_table(tmp_path):
+    results = results_folder(tmp_path)
+    result = run_in(tmp_path, [sys.executable, ROOT / "scripts" / "plots.py", "--from", "results"])
+    assert result.returncode == 0, result.stderr
+    assert png_files(results / "t100") == {"latency_pow2_top3.png", "bandwidth.png", "small_n.png",
+                                           "speedup_vs_cub.png", "applications.png", "cache_regimes.png"}
+    assert png_files(results / "t100_x2") == {"aggregate_gbps.png"}
+    # One GPU's folder, or its table, alone.
+    for source in (results / "t100", results / "t100" / "timing.txt"):
+        for png in (results / "t100").glob("*.png"):
+            png.unlink()
+        result = run([sys.executable, ROOT / "scripts" / "plots.py", "--from", source])
+        assert result.returncode == 0, result.stderr
+        assert "small_n.png" in png_files(results / "t100")
+
+
+def test_tables_from_a_folder_go_to_stdout_not_the_readme(tmp_path):
+    results_folder(tmp_path)
+    readme = tmp_path / "README.md"
+    readme.write_text("<!-- results-table:begin -->\nstale\n<!-- results-table:end -->\n")
+    result = run_in(tmp_path, [sys.executable, ROOT / "scripts" / "results_table.py", "--from", "results"])
+    assert result.returncode == 0, result.stderr
+    assert readme.read_text() == "<!-- results-table:begin -->\nstale\n<!-- results-table:end -->\n"
+    assert "### results-table" in result.stdout and "### fastest-table" in result.stdout
+    assert "| `fast_scan` | 0.0080 | 0.7500 | 93% | 1.17 |" in result.stdout
+    assert "multi_gpu_memcpy" not in result.stdout  # a sweep across GPUs has its chart only
+
+
+def test_plots_of_a_sweep_of_some_variants_draw_what_they_can(tmp_path):
+    # compare/b.txt: neither CUB nor memcpy, as ./bench.sh --variants alpha,beta would leave it.
+    shutil.copy(COMPARE / "b.txt", tmp_path / "timing.txt")
+    result = run([sys.executable, ROOT / "scripts" / "plots.py", "--from", tmp_path])
+    assert result.returncode == 0, result.stderr
+    assert png_files(tmp_path) == {"latency_pow2_top3.png", "bandwidth.png"}
+    assert "no cub_scan rows: no speedup_vs_cub.png" in result.stdout
+
+
+def test_make_plots_from_leaves_the_reference_alone():
+    dry = run(["make", "-n", "plots", "FROM=results/h100", "PYTHON=python3"]).stdout
+    assert 'scripts/results_table.py --from "results/h100"' in dry and 'scripts/plots.py --from "results/h100"' in dry
+    assert "--readme" not in dry and "--bench-dir" not in dry
+    dry = run(["make", "-n", "plots", "PYTHON=python3"]).stdout
+    assert "scripts/results_table.py --bench-dir bench --readme README.md" in dry
+
+
+def test_plots_draw_peak_bandwidth_bands_and_lines_through_powers_of_two_only():
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import matplotlib.pyplot as plt
+    import plots
+    from timing_table import load
+    header, rows = load(BENCH / "t100" / "timing.txt")
+    fig, ax = plt.subplots()
+    data = rows[(rows["variant"] == "memcpy_baseline") & (rows["status"] == "PASS")]
+    assert not data["n"].map(plots.is_power_of_two).all()  # the fixture has an odd size (1000000)
+    assert plots.draw(ax, data, plots.gbps, "memcpy") is True
+    line, markers = ax.lines
+    assert all(plots.is_power_of_two(int(n)) for n in line.get_xdata())
+    assert not any(plots.is_power_of_two(int(n)) for n in markers.get_xdata()) and len(markers.get_xdata())
+    assert len(ax.collections) == 1  # the band
+    plots.draw_peak(ax, header)
+    assert ax.lines[-1].get_ydata()[0] == 3352 and "3352 GB/s" in ax.lines[-1].get_label()
+    plt.close(fig)
+    # The band: p10..p90 where the table has them, min..max where it does not.
+    _, noisy = load(NOISY)
+    low, high = plots.spread(noisy)
+    assert list(low[:1]) == [0.00495] and list(high[:1]) == [0.00505]
+    low, high = plots.spread(rows)
+    assert (low == rows["min_ms"]).all() or low.isna().equals(rows["min_ms"].isna())
+
+
+def copy_script_tree(tmp_path, *paths):
+    """The given repository files under tmp_path at the same paths (a script that cds to its
+    repository root then runs there, on the stubs the test puts beside it)."""
+    for path in paths:
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(ROOT / path, tmp_path / path)
+
+
+def test_stress_reports_a_counter_and_eta(tmp_path):
+    copy_script_tree(tmp_path, "scripts/stress.sh", "scripts/binaries.sh", "scripts/sweep.sh", "scripts/gpu_slug.py")
+    stub_bin(tmp_path / "bin", "stub_a", "stub_b", "stub_c")
+    result = run_in(tmp_path, [tmp_path / "scripts" / "stress.sh", "--repeat", "1", "--single-pass-repeat", "1",
+                               "--large", "2^12", "--large-repeat", "1", "--jobs", "2"])
+    assert result.returncode == 0, result.stdout + result.stderr
+    counters = re.findall(r"^stress\.sh: (\d)/3 variants done, \d+ s, ETA \d+m\d\ds$", result.stderr, re.M)
+    assert counters == ["1", "2", "3"]
+    assert "stress: 3 variants, " in result.stdout and "stress.sh" not in result.stdout
+
+
+def test_tune_writes_the_shipped_folder_and_reports_progress(tmp_path):
+    copy_script_tree(tmp_path, "tune/tune.sh", "scripts/sweep.sh", "scripts/table_header.sh", "scripts/gpu_slug.py")
+    stub_bin(tmp_path / "bin", "memcpy_baseline")
+    (tmp_path / "build" / "tune").mkdir(parents=True)
+    shutil.copy(FIXTURES / "stub_tuner.sh", tmp_path / "build" / "tune" / "scan_tuner")
+    result = run_in(tmp_path, [tmp_path / "tune" / "tune.sh", "--sizes", "1024,2^11"])
+    assert result.returncode == 0, result.stderr
+    # Tuning regenerates the shipped table, bench/<gpu>/ (not results/): a maintainer's action.
+    folder = tmp_path / "bench" / "s100"
+    assert sorted(p.name for p in folder.iterdir()) == ["tuning.txt", "tuning_configs.txt"]
+    assert not (tmp_path / "results").exists()
+    # 2 configurations + CUB + memcpy, at 2 sizes; the last line when the tuner is done.
+    assert re.search(r"^tune\.sh: 8/8 measured \(configurations x sizes\), \d+ s, ETA 0m00s$", result.stderr, re.M)
+
+
+def test_sweep_helpers_eta_and_failure_rows():
+    script = (f". {ROOT / 'scripts' / 'sweep.sh'}\n"
+              "sweep_eta 60 1 3; sweep_eta 10 0 5; sweep_eta 7200 1 2\n"
+              "sweep_elements 2^24+1; sweep_elements 64K; sweep_elements 1000000; sweep_elements 2^22-1\n"
+              "sweep_failure_row 'variant type op mode n reps median_ms min_ms max_ms p10_ms p90_ms gbps status gpus' "
+              "v int32 sum inclusive 2048 'HANG(x)' 2\n")
+    result = run(["bash", "-c", script])
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == [
+        "ETA 2m00s", "ETA ?", "ETA 2h00m", "16777217", "65536", "1000000", "4194303",
+        "v int32 sum inclusive 2048 0 nan nan nan nan nan nan HANG(x) 2"]
 
 
 # The tuning fixtures (bench/t100/, bench/t200/: tuning.txt and tuning_configs.txt), hand-made:

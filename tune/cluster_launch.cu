@@ -33,7 +33,7 @@ int probe_main(int argc, char** argv) {
     const auto measure = [&](const char* what, auto&& run_once) {
       row.variant = what;
       const Stats stats = time_reps(session.options, session.stream, session.flusher, run_once);
-      print_row(row, stats.reps, stats.median_ms, stats.min_ms, stats.max_ms, 0.0, "PASS");
+      print_row(row, stats, 0.0, "PASS");
       std::fflush(stdout);
     };
     measure("launch_plain", [&] { empty_kernel<<<blocks, kThreads, 0, session.stream>>>(); });

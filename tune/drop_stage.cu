@@ -88,8 +88,7 @@ int probe_main(int argc, char** argv) {
     const auto measure = [&](const char* what, auto&& run_once) {
       row.variant = what;
       const Stats stats = time_reps(session.options, session.stream, session.flusher, run_once);
-      print_row(row, stats.reps, stats.median_ms, stats.min_ms, stats.max_ms,
-                2.0 * double(bytes) / (stats.median_ms * 1e-3) / 1e9, "PASS");
+      print_row(row, stats, 2.0 * double(bytes) / (stats.median_ms * 1e-3) / 1e9, "PASS");
       std::fflush(stdout);
     };
     measure("memcpy_baseline", [&] { ZOO_CUDA(cudaMemcpyAsync(out, in, bytes, cudaMemcpyDeviceToDevice, stream)); });

@@ -219,7 +219,7 @@ int tune_main(int argc, char** argv) {
       }
       const Stats stats = time_reps(session.options, session.stream, session.flusher, [&] { m.run(in, out, n, workspace, stream); });
       const double gbps = 2.0 * double(bytes) / (stats.median_ms * 1e-3) / 1e9;
-      print_row(row, stats.reps, stats.median_ms, stats.min_ms, stats.max_ms, gbps, "PASS");
+      print_row(row, stats, gbps, "PASS");
       std::fflush(stdout);
     }
     std::fprintf(stderr, "scan_tuner: n=%lld done\n", static_cast<long long>(n));

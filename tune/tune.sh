@@ -9,6 +9,11 @@
 #
 #   tune/tune.sh [--sizes LIST] [--reps R] [--warmup W] [--configs SUBSTRING] [--out FILE]
 #
+# Unlike bench.sh (whose sweeps go to results/), this writes into bench/<gpu>/ by default: the
+# tuning table is shipped data, and regenerating it is what make tune is for (a maintainer's
+# action). Progress goes to stderr: measurements (configurations x sizes) done of the total,
+# with an ETA, every 10 seconds.
+#
 # Needs `make all tuner` (make tune does both, then the selection). If the tuner dies (its
 # watchdog caught a hang, or it crashed), the measurement it was on gets a HANG or ERROR row and
 # the sweep resumes after it: failures are rows. The table is written to a temporary file and
@@ -27,17 +32,25 @@ while [ $# -gt 0 ]; do
     --warmup) warmup=$2; shift 2 ;;
     --configs) configs=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
-    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "tune.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
 [ -x "$tuner" ] || { echo "tune.sh: no $tuner (run make tuner)" >&2; exit 2; }
 [ -x bin/memcpy_baseline ] || { echo "tune.sh: no bin/memcpy_baseline (run make)" >&2; exit 2; }
 
+# The work of one configuration over the sizes, for the progress lines' ETA (sweep_work).
+size_work=0 size_count=0
+IFS=, read -r -a size_list <<<"$sizes"
+for size in "${size_list[@]}"; do
+  elements=$(sweep_elements "$size") || { echo "tune.sh: bad size in --sizes '$sizes'" >&2; exit 2; }
+  size_work=$((size_work + $(sweep_work "$elements"))) size_count=$((size_count + 1))
+done
+
 # The header: the GPU as the binaries see it (it names the default folder), the commit, the sweep.
 header=$(scripts/table_header.sh bin/memcpy_baseline "scan-zoo tuning table (single_pass_scan_tuned's space)" cold \
   "type=int32 op=sum mode=inclusive sizes=$sizes reps=$reps warmup=$warmup configs=${configs:-all}") || exit 4
-[ -n "$out" ] || out=$(sweep_default_out "$header" tuning.txt) || exit 4
+[ -n "$out" ] || out=$(sweep_default_out "$header" bench tuning.txt) || exit 4
 configs_out="$(dirname "$out")/tuning_configs.txt"
 # An interrupted tuning sweep keeps what it measured beside the table, and says where it was.
 sweep_on_interrupt() {
@@ -49,6 +62,21 @@ sweep_on_interrupt() {
 sweep_start "$out" "$header" tune.sh
 tmp=$sweep_tmp
 "$tuner" --describe ${configs:+--configs "$configs"} >"$configs_out.partial" || exit 4
+
+# Progress (stderr): the tuner measures every configuration, then CUB and memcpy, at each size.
+measured_per_size=$(($(grep -vc '^config ' "$configs_out.partial") + 2))
+total=$((measured_per_size * size_count)) total_work=$((measured_per_size * size_work))
+progress_every_s=10 last_report=$SECONDS
+sweep_on_progress() {
+  # Every progress_every_s seconds while the tuner runs, and once when it has ended.
+  [ -z "$sweep_child" ] || [ $((SECONDS - last_report)) -ge $progress_every_s ] || return 0
+  last_report=$SECONDS
+  local measured work_done
+  read -r measured work_done < <(awk -v fixed="$sweep_fixed_work" \
+    '!/^#/ && $5 ~ /^[0-9]+$/ { rows++; work += $5 + fixed } END { printf "%d %.0f\n", rows, work }' "$tmp")
+  echo "tune.sh: $measured/$total measured (configurations x sizes), $((SECONDS - started)) s," \
+    "$(sweep_eta $((SECONDS - started)) "$work_done" "$total_work")" >&2
+}
 
 started=$SECONDS
 resume=()
@@ -65,7 +93,7 @@ while true; do
   echo "tune.sh: the tuner died (exit $rc) at $name n=$n: $(tail -n 2 "$tmp.err" | tr '\n' ' ')" >&2
   # The watchdog prints its own HANG row; a crash leaves none.
   if ! awk -v name="$name" -v n="$n" '$1 == name && $5 == n' "$tmp" | grep -q .; then
-    echo "$name int32 sum inclusive $n 0 nan nan nan nan ERROR(exit-$rc) 1" >>"$tmp"
+    sweep_failure_row "${header##*$'\n'}" "$name" int32 sum inclusive "$n" "ERROR(exit-$rc)" 1 >>"$tmp"
   fi
   resume=(--resume-after "$name@$n")
 done

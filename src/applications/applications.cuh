@@ -47,10 +47,10 @@ class SegmentedScanProblem {
   SegmentedScanProblem(std::int64_t n, ScanKind kind, const Options& options, const T*)
       : n_(n), kind_(kind), mean_length_(options.segment_length > 0 ? options.segment_length : kDefaultSegmentLength) {}
 
-  std::size_t device_bytes() const { return 2 * value_bytes() + label_bytes(); }
+  std::size_t device_bytes() const { return add_bytes(checked_bytes(2, value_bytes()), label_bytes()); }
   std::size_t host_bytes() const { return device_bytes(); }
   std::string device_bytes_detail() const {
-    return "values and output " + std::to_string(value_bytes()) + " each, labels " + std::to_string(label_bytes());
+    return "values and output " + bytes_text(value_bytes()) + " each, labels " + bytes_text(label_bytes());
   }
   bool allocate_device() {
     return values_.allocate(value_bytes()) && labels_.allocate(label_bytes()) && out_.allocate(value_bytes());
@@ -85,8 +85,8 @@ class SegmentedScanProblem {
   double bytes_moved() const { return double(device_bytes()); }
 
  private:
-  std::size_t value_bytes() const { return static_cast<std::size_t>(n_) * sizeof(T); }
-  std::size_t label_bytes() const { return static_cast<std::size_t>(n_); }
+  std::size_t value_bytes() const { return checked_bytes(n_, sizeof(T)); }
+  std::size_t label_bytes() const { return checked_bytes(n_, 1); }
 
   std::int64_t n_;
   ScanKind kind_;
@@ -111,7 +111,7 @@ class CompactionProblem : public ArrayProblem<T> {
   CompactionProblem(std::int64_t n, ScanKind, const Options&, const T* file_input)
       : ArrayProblem<T>(n, file_input) {}
 
-  std::size_t device_bytes() const { return ArrayProblem<T>::device_bytes() + sizeof(std::int64_t); }
+  std::size_t device_bytes() const { return add_bytes(ArrayProblem<T>::device_bytes(), sizeof(std::int64_t)); }
   bool allocate_device() { return ArrayProblem<T>::allocate_device() && count_.allocate(sizeof(std::int64_t)); }
   void prepare(std::uint64_t seed, cudaStream_t stream) {
     this->upload(seed, stream, generate_input<T>);
@@ -153,7 +153,7 @@ class SortProblem : public ArrayProblem<T> {
 
   SortProblem(std::int64_t n, ScanKind, const Options&, const T* file_input) : ArrayProblem<T>(n, file_input) {}
 
-  std::size_t host_bytes() const { return ArrayProblem<T>::host_bytes() + this->data_bytes(); }  // the reference
+  std::size_t host_bytes() const { return add_bytes(ArrayProblem<T>::host_bytes(), this->data_bytes()); }  // the reference
   void prepare(std::uint64_t seed, cudaStream_t stream) { this->upload(seed, stream, generate_keys<T>); }
   template <class Variant>
   void run(Workspace workspace, cudaStream_t stream) const {

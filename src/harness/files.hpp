@@ -3,6 +3,8 @@
 // is touched. Host code only.
 #pragma once
 
+#include <sys/stat.h>
+
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -17,26 +19,44 @@
 
 namespace zoo {
 
+// What a path that is not a regular file is, for the message.
+inline const char* file_kind(mode_t mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISSOCK(mode)) return "a socket";
+  if (S_ISCHR(mode) || S_ISBLK(mode)) return "a device";
+  return "a special file";
+}
+
+// The whole file into `bytes`. Only a regular file has a size to check before reading: a
+// directory opens and reads as empty on some file systems (tmpfs, /proc), which would scan
+// nothing and pass, and a FIFO would block the open until a writer comes. So the type is
+// checked first, from the path, without opening it.
 inline bool read_input_file(const std::string& path, std::size_t element_bytes,
                             std::int64_t expected_n, std::vector<char>& bytes, std::string& error) {
-  std::FILE* file = std::fopen(path.c_str(), "rb");
-  if (!file) {
+  struct stat status {};
+  if (::stat(path.c_str(), &status) != 0) {
     error = "cannot open --input file '" + path + "': " + std::strerror(errno);
     return false;
   }
-  std::fseek(file, 0, SEEK_END);
-  long long size = std::ftell(file);
-  std::fseek(file, 0, SEEK_SET);
-  if (size < 0 || size % static_cast<long long>(element_bytes) != 0) {
-    std::fclose(file);
+  if (!S_ISREG(status.st_mode)) {
+    error = "--input '" + path + "' is " + file_kind(status.st_mode) + ", not a regular file";
+    return false;
+  }
+  const long long size = status.st_size;
+  if (size % static_cast<long long>(element_bytes) != 0) {
     error = "--input file '" + path + "' has " + std::to_string(size) + " bytes, not a whole number of " +
             std::to_string(element_bytes) + "-byte elements";
     return false;
   }
   if (expected_n >= 0 && size / static_cast<long long>(element_bytes) != expected_n) {
-    std::fclose(file);
     error = "--input file '" + path + "' holds " + std::to_string(size / element_bytes) +
             " elements but N = " + std::to_string(expected_n) + " was given";
+    return false;
+  }
+  std::FILE* file = std::fopen(path.c_str(), "rb");
+  if (!file) {
+    error = "cannot open --input file '" + path + "': " + std::strerror(errno);
     return false;
   }
   bytes.resize(static_cast<std::size_t>(size));

@@ -27,7 +27,6 @@
 
 #include <cuda_runtime.h>
 
-#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <chrono>
@@ -69,9 +68,12 @@ int print_help(const std::string& variant, const char* what) {
 // A timed combination's line on stderr and, where this process prints rows, its PASS row.
 inline void report_timed(const std::string& label, const RowLabel& row, const Stats& stats, double gbps, bool hot,
                          bool prints_rows) {
-  std::fprintf(stderr, "%s: Time taken: %.4f ms (median of %d reps, min %.4f, max %.4f, %s L2): %.1f GB/s\n",
-               label.c_str(), stats.median_ms, stats.reps, stats.min_ms, stats.max_ms, hot ? "hot" : "cold", gbps);
-  if (prints_rows) print_row(row, stats.reps, stats.median_ms, stats.min_ms, stats.max_ms, gbps, "PASS");
+  std::fprintf(stderr,
+               "%s: Time taken: %.4f ms (median of %d reps, min %.4f, p10 %.4f, p90 %.4f, max %.4f, %s L2): "
+               "%.1f GB/s\n",
+               label.c_str(), stats.median_ms, stats.reps, stats.min_ms, stats.p10_ms, stats.p90_ms, stats.max_ms,
+               hot ? "hot" : "cold", gbps);
+  if (prints_rows) print_row(row, stats, gbps, "PASS");
 }
 
 // The problem a variant solves: its own Problem, or the scan (problem.cuh).
@@ -111,18 +113,6 @@ inline bool over_budget(const Options& options, const RunTimes& run_ms, const st
                options.budget_ms);
   return true;
 }
-
-struct Session {
-  Options options;
-  std::string variant;
-  cudaStream_t stream = nullptr;
-  L2Flusher flusher;
-  int exit_code = kExitPass;
-  // For --budget-ms: the largest N verified so far per (type, op, mode), and its run time (the
-  // timed median; the verified run's wall time where nothing is timed, --check-only).
-  RunTimes run_ms;
-};
-
 
 // The host memory a new allocation can get without swapping or the out-of-memory killer
 // (/proc/meminfo's MemAvailable); unlimited where the system does not say.
@@ -181,6 +171,27 @@ inline void ensure_cuda_device() {
     std::exit(kExitCudaOrMemory);
   }
 }
+
+struct Session {
+  Options options;
+  std::string variant;
+  cudaStream_t stream = nullptr;
+  L2Flusher flusher;
+  int exit_code = kExitPass;
+  // For --budget-ms: the largest N verified so far per (type, op, mode), and its run time (the
+  // timed median; the verified run's wall time where nothing is timed, --check-only).
+  RunTimes run_ms;
+
+  // The GPU, set up when the first combination needs it: what is decided without one (an empty
+  // input, a size the variant refuses, one whose bytes no memory holds) is answered the same on
+  // any machine, and a machine without a GPU says so (exit code 4) only when a run needs one.
+  void open_device() {
+    if (stream) return;
+    ensure_cuda_device();
+    ZOO_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    if (!options.check_only && !options.hot) flusher.prepare();
+  }
+};
 
 // The problem type of a variant at its first element type: for the traits that do not depend on
 // the type or operator (which inputs and options it takes).
@@ -241,19 +252,34 @@ inline int finish(const RowLabel& row, Ending ending) {
   return ending.code;
 }
 
+// What a device-memory shortfall says the size needs: the bytes, or that no 64-bit count holds them.
+inline std::string bytes_needed_text(std::size_t bytes) {
+  return bytes == kTooManyBytes ? "2^64 bytes or more (more than a 64-bit byte count holds)"
+                                : std::to_string(bytes) + " bytes (" + human_bytes(double(bytes)) + ")";
+}
+
+// A problem whose bytes do not fit in 64 bits fits in no memory: said before the GPU is needed
+// (on a machine without one too), the row as for any size the device cannot hold.
+template <class Problem>
+bool countable_or_say_why(const Problem& problem, const std::string& label, Ending& ending) {
+  if (problem.device_bytes() != kTooManyBytes) return true;
+  std::fprintf(stderr, "%s: not enough device memory: needs %s: %s\n", label.c_str(),
+               bytes_needed_text(kTooManyBytes).c_str(), problem.device_bytes_detail().c_str());
+  ending = {"SKIPPED(device-memory)", kExitCudaOrMemory};
+  return false;
+}
+
 // Memory: the problem's device arrays and the variant's workspace, then its host arrays, each
 // checked against what is free first, so that a size that cannot fit gets a clear answer.
 template <class Problem>
 bool allocate_or_say_why(Problem& problem, DeviceBuffer& workspace, std::size_t workspace_bytes,
                          const std::string& label, Ending& ending) {
-  const std::size_t needed = problem.device_bytes() + workspace_bytes;
+  const std::size_t needed = add_bytes(problem.device_bytes(), workspace_bytes);
   std::size_t free_bytes = 0, total_bytes = 0;
   ZOO_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
   if (needed > free_bytes || !problem.allocate_device() || !workspace.allocate(workspace_bytes)) {
-    std::fprintf(stderr,
-                 "%s: not enough device memory: needs %zu bytes (%s: %s, workspace %zu); "
-                 "%zu bytes (%s) free of %zu\n",
-                 label.c_str(), needed, human_bytes(double(needed)).c_str(), problem.device_bytes_detail().c_str(),
+    std::fprintf(stderr, "%s: not enough device memory: needs %s: %s, workspace %zu; %zu bytes (%s) free of %zu\n",
+                 label.c_str(), bytes_needed_text(needed).c_str(), problem.device_bytes_detail().c_str(),
                  workspace_bytes, free_bytes, human_bytes(double(free_bytes)).c_str(), total_bytes);
     ending = {"SKIPPED(device-memory)", kExitCudaOrMemory};
     return false;
@@ -262,8 +288,8 @@ bool allocate_or_say_why(Problem& problem, DeviceBuffer& workspace, std::size_t 
   // first what is available, so that a size the host cannot hold is a row, not a killed sweep.
   const std::size_t host_available = available_host_bytes();
   if (problem.host_bytes() > host_available || !problem.allocate_host()) {
-    std::fprintf(stderr, "%s: not enough host memory: needs %zu bytes for inputs and output; %zu available\n",
-                 label.c_str(), problem.host_bytes(), host_available);
+    std::fprintf(stderr, "%s: not enough host memory: needs %s bytes for inputs and output; %zu available\n",
+                 label.c_str(), bytes_text(problem.host_bytes()).c_str(), host_available);
     ending = {"SKIPPED(host-memory)", kExitCudaOrMemory};
     return false;
   }
@@ -350,7 +376,7 @@ int run_combination(Session& session, ScanKind kind, std::int64_t n, const T* fi
   using Problem = ProblemOf<Variant, T, Op>;
   const Options& options = session.options;
   const RowLabel& row = current_row();
-  const std::string label = row.variant + " " + row.type + " " + row.op + " " + row.mode + " n=" + std::to_string(n);
+  const std::string label = row_label(row);
   const std::string key = row.type + " " + row.op + " " + row.mode;  // --budget-ms's
   Ending ending{"PASS", kExitPass};
   if (n == 0) {  // the empty problem: nothing to launch, nothing to check
@@ -365,6 +391,8 @@ int run_combination(Session& session, ScanKind kind, std::int64_t n, const T* fi
   if (over_budget(options, session.run_ms, key, n, label)) return finish(row, {"SKIPPED(over-budget)", kExitPass});
 
   Problem problem(n, kind, options, file_input);
+  if (!countable_or_say_why(problem, label, ending)) return finish(row, ending);
+  session.open_device();
   const std::size_t workspace_bytes = Variant::template workspace_bytes<T, Op>(n);
   DeviceBuffer d_workspace;
   if (!allocate_or_say_why(problem, d_workspace, workspace_bytes, label, ending)) return finish(row, ending);
@@ -452,13 +480,11 @@ int harness_main(int argc, char** argv, const char* variant_file) {
         });
         return reason;
       });
-  const bool any_supported = std::any_of(combinations.begin(), combinations.end(),
-                                         [](const Combination& c) { return c.unsupported == nullptr; });
 
-  if (options.device_info || any_supported) ensure_cuda_device();
-  if (options.device_info) return print_device_info();
-  if (any_supported) ZOO_CUDA(cudaStreamCreateWithFlags(&session.stream, cudaStreamNonBlocking));
-  if (any_supported && !options.check_only && !options.hot) session.flusher.prepare();
+  if (options.device_info) {
+    ensure_cuda_device();
+    return print_device_info();
+  }
 
   for (const Combination& combination : combinations) {
     RowLabel& row = current_row();

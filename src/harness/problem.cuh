@@ -21,6 +21,7 @@
 //   unsupported_reason(kind)                 refuses an operator or mode (exit 3, WAIVED row)
 //   Problem(n, kind, options, file_input)    no allocation yet
 //   device_bytes(), host_bytes(), device_bytes_detail()   for the memory check and its message
+//                                            (saturating: checked_bytes, add_bytes, below)
 //   allocate_device(), allocate_host()       false when the memory is not there
 //   prepare(seed, stream)                    fresh inputs uploaded, the output poisoned
 //   run<Variant>(workspace, stream)          enqueues the variant's whole run
@@ -70,6 +71,21 @@ struct DeviceBuffer {
   U* as() const { return static_cast<U*>(pointer); }
 };
 
+// Byte counts that saturate at kTooManyBytes instead of wrapping around. N goes up to 2^62
+// (cli.hpp), and from 2^61 on the bytes of its arrays no longer fit in 64 bits: a wrapped count
+// (2^62 int32s are 2^64 bytes, which wraps to 0) would pass any memory check and end in an
+// abort. A saturated count exceeds every memory and stays saturated through sums.
+constexpr std::size_t kTooManyBytes = SIZE_MAX;
+inline std::size_t checked_bytes(std::int64_t count, std::size_t element_bytes) {
+  const auto items = static_cast<std::size_t>(count);
+  return element_bytes != 0 && items > kTooManyBytes / element_bytes ? kTooManyBytes : items * element_bytes;
+}
+inline std::size_t add_bytes(std::size_t a, std::size_t b) { return a > kTooManyBytes - b ? kTooManyBytes : a + b; }
+// A byte count for messages: the figure, or what a saturated count knows of it.
+inline std::string bytes_text(std::size_t bytes) {
+  return bytes == kTooManyBytes ? "2^64 or more" : std::to_string(bytes);
+}
+
 // A host array that may fail to allocate (reported as exit code 4, not thrown).
 template <class U>
 std::unique_ptr<U[]> try_host_array(std::int64_t count) {
@@ -96,11 +112,11 @@ class ArrayProblem {
   ArrayProblem(std::int64_t n, const T* file_input, bool in_place = false)
       : n_(n), file_input_(file_input), in_place_(in_place) {}
 
-  std::size_t device_bytes() const { return (in_place_ ? 1 : 2) * data_bytes(); }
-  std::size_t host_bytes() const { return (file_input_ ? 1 : 2) * data_bytes(); }
+  std::size_t device_bytes() const { return checked_bytes(in_place_ ? 1 : 2, data_bytes()); }
+  std::size_t host_bytes() const { return checked_bytes(file_input_ ? 1 : 2, data_bytes()); }
   std::string device_bytes_detail() const {
-    return in_place_ ? "one array of " + std::to_string(data_bytes()) + " (in place)"
-                     : "input and output " + std::to_string(data_bytes()) + " each";
+    return in_place_ ? "one array of " + bytes_text(data_bytes()) + " (in place)"
+                     : "input and output " + bytes_text(data_bytes()) + " each";
   }
   bool allocate_device() { return (in_place_ || in_.allocate(data_bytes())) && out_.allocate(data_bytes()); }
   bool allocate_host() {
@@ -125,7 +141,7 @@ class ArrayProblem {
   }
   // Where the run reads its input: the output's buffer when in place.
   T* device_input() const { return static_cast<T*>(in_place_ ? out_.pointer : in_.pointer); }
-  std::size_t data_bytes() const { return static_cast<std::size_t>(n_) * sizeof(T); }
+  std::size_t data_bytes() const { return checked_bytes(n_, sizeof(T)); }
   const T* input() const { return file_input_ ? file_input_ : generated_.get(); }
 
   std::int64_t n_;

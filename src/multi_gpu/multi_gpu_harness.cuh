@@ -431,10 +431,11 @@ int run_multi_gpu_combination(MultiGpuSession& session, ScanKind kind, std::int6
     shard.n = static_cast<std::int64_t>(static_cast<unsigned __int128>(n) * (gpus[g].rank + 1) / session.world) -
               shard.begin;
     ZOO_CUDA(cudaSetDevice(gpus[g].device));
-    const std::size_t data_bytes = static_cast<std::size_t>(shard.n) * sizeof(T);
+    // Saturating sums (problem.cuh): a shard of 2^61 elements and more has no 64-bit byte count.
+    const std::size_t data_bytes = checked_bytes(shard.n, sizeof(T));
     const std::size_t check_bytes = ShardCheck<T, Op>::device_bytes(copy);
     const std::size_t workspace_bytes = Variant::template workspace_bytes<T, Op>(shard.n);
-    const std::size_t needed = (in_place ? 1 : 2) * data_bytes + check_bytes + workspace_bytes;
+    const std::size_t needed = add_bytes(add_bytes(checked_bytes(in_place ? 1 : 2, data_bytes), check_bytes), workspace_bytes);
     std::size_t free_bytes = 0, total_bytes = 0;
     ZOO_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
     const bool here = needed <= free_bytes && outs[g].allocate(data_bytes) && (in_place || ins[g].allocate(data_bytes)) &&

@@ -1,0 +1,557 @@
+"""framework_scans.py -- the prefix sums Python users call, torch.cumsum and cupy.cumsum, measured
+by the zoo's protocol and printed as rows of the zoo's schema, so that they sit in the same
+tables and charts as the binaries (bin/cub_scan, bin/thrust_scan, ...).
+
+Rows (stdout, scripts/timing_table.py COLUMNS): variant torch_cumsum or cupy_cumsum, op sum, mode
+inclusive, one row per (framework, type, N); human lines on stderr.
+
+What each runs underneath, read from the frameworks' sources (their main branches; the first
+rows were taken with torch 2.11 and CuPy 14.2, CuPy's accelerators at their default, CUB):
+  torch_cumsum  torch.cumsum(x, 0, out=y). A 1-D CUDA tensor goes to at::cuda::cub::inclusive_scan
+                (aten/src/ATen/native/cuda/ScanUtils.cuh, scan_dim: numel == size(dim)), i.e.
+                cub::DeviceScan::InclusiveScan with std::plus, in chunks of 2^30 elements
+                (aten/src/ATen/cuda/cub.cuh), its temporary storage from PyTorch's caching
+                allocator (CUB_WRAPPER): no cudaMalloc once the cache holds a block. The output
+                is y, int32 like x: without out= (or dtype=) torch returns int64 for integer
+                input and first converts x to int64 (ReduceOps.cpp: meta_func_cum_ops,
+                impl_func_cum_ops), reading 4 + 8 and writing 8 + 8 bytes per element instead
+                of reading 4 and writing 4.
+  cupy_cumsum   cupy.cumsum(x, out=y) (axis=None) goes to cupy/_core/_routines_math.pyx
+                scan_core: it first copies x into y (`result[...] = a`, an elementwise kernel),
+                then scans y in place, with CUB's DeviceScan (cupy/cuda/cub.pyx, device_scan,
+                workspace from CuPy's memory pool) when CUB is among CuPy's routine accelerators
+                (CUPY_ACCELERATORS, "cub" by default on CUDA: docs/source/reference/
+                environment.rst), else with CuPy's own two-level scan kernels. With CUB that is
+                4 global accesses per element, not 2: its bound is half of memcpy's.
+The versions and, for CuPy, the accelerators in use are printed on stderr.
+
+Protocol (README, "How it measures"), as the binaries run it:
+  input     zoo::input_value(seed, i) (src/harness/reference.hpp) reproduced in numpy: integers in
+            [-8, 8] from SplitMix64, with the binaries' combination seed
+            (harness.cuh: combination_seed, and mix64(round) of the first verified round), so
+            torch_cumsum int32 at N and seed S scans exactly the data of
+            `bin/cub_scan N --seed S`; uploaded once, output preallocated.
+  check     the output poisoned with 0xA5 bytes, one call, every element compared with numpy's
+            int64 cumsum wrapped to int32 (float64 rounded to float32 for float32): a FAIL row
+            and exit 1 on a mismatch. N = 0 is the empty scan, as for the binaries: nothing
+            to call, a PASS row with 0 reps.
+  timing    3 warm-up calls; each rep a CUDA event pair around the call; cold L2 unless --hot
+            (before each rep a sum over a buffer twice the L2 size: a reduction has to read
+            every byte); hot reps in groups of 10 behind one untimed call; adaptive reps
+            (10 to 300, about 0.25 s) unless --reps; a batch whose median is over 1.5x its min
+            measured again, at most twice more, the row reporting the last; median, min, max,
+            p10, p90 (linear interpolation, as numpy.percentile and the harness);
+            GB/s = 2 * N * 4 / median. The event pair brackets the call as a user makes
+            it: where the framework's host work per call (Python, dispatch, the temporary
+            storage) outlasts the GPU work queued before it (the flush, or the previous hot
+            rep), that host time is in the figure, as it is in a user's loop.
+  outcomes  a framework that is not importable, or sees no GPU: SKIPPED(no-torch),
+            SKIPPED(no-cupy) or SKIPPED(no-gpu) rows with the reason on stderr, exit 0 (a sweep
+            goes on); a size beyond free device memory: SKIPPED(device-memory), exit 4; a
+            usage error: exit 2, no rows. Worst exit code wins, as in the binaries.
+
+Usage:
+    python3 scripts/framework_scans.py SIZES [--variants torch_cumsum,cupy_cumsum] [--type int32[,float32]]
+                                       [--reps R] [--warmup W] [--hot] [--seed S]
+SIZES as the binaries take N: 1048576, 64K, 16M, 1G, 2^20, 2^24-1, comma lists.
+"""
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from timing_table import COLUMNS  # noqa: E402  (the row schema, one list for every script)
+
+VARIANTS = ("torch_cumsum", "cupy_cumsum")
+TYPES = {"int32": np.int32, "float32": np.float32}
+OP, MODE = "sum", "inclusive"
+
+# The binaries' exit codes (src/core/rows.hpp) and their order of severity in a list run; a
+# usage error is argparse's exit 2, as theirs.
+EXIT_PASS, EXIT_FAIL, EXIT_CUDA_OR_MEMORY = 0, 1, 4
+SEVERITY = {EXIT_PASS: 0, EXIT_FAIL: 2, EXIT_CUDA_OR_MEMORY: 3}
+
+# The timing protocol's constants (src/harness/timing.cuh): the adaptive rep count, the hot
+# reps per host synchronization, and when a batch of reps is noisy and measured again.
+MIN_REPS, MAX_REPS, AUTO_BUDGET_S, HOT_GROUP = 10, 300, 0.25, 10
+NOISY_MEDIAN_OVER_MIN, NOISY_REMEASURES = 1.5, 2
+MIN_FLUSH_BYTES = 32 << 20
+POISON_BYTE = 0xA5
+
+
+# ---------------------------------------------------------------------------------------------
+# Sizes: the binaries' N syntax (src/harness/cli.hpp, parse_size).
+# ---------------------------------------------------------------------------------------------
+MAX_SIZE = 1 << 62
+
+
+def _count(text, whole):
+    if not text.isdigit() or not text.isascii():
+        raise ValueError(f"bad N '{whole}': expected a non-negative integer such as 1048576, 1M or 2^20")
+    value = int(text)
+    if value > MAX_SIZE:
+        raise ValueError(f"N '{whole}' is too large")
+    return value
+
+
+def _size_term(term, whole):
+    if "^" in term:
+        base, exponent = term.split("^", 1)
+        base, exponent = _count(base, whole), _count(exponent, whole)
+        if base != 2 or exponent > 62:
+            raise ValueError(f"bad N '{whole}': powers must be 2^k with k <= 62")
+        return 1 << exponent
+    shift = {"k": 10, "m": 20, "g": 30}.get(term[-1:].lower(), 0)
+    value = _count(term[:-1] if shift else term, whole)
+    if value > MAX_SIZE >> shift:
+        raise ValueError(f"N '{whole}' is too large")
+    return value << shift
+
+
+def parse_size(text):
+    """One N: 123, 64K, 16M, 1G, 2^20, each optionally followed by +OFFSET or -OFFSET."""
+    if text.startswith("-"):
+        raise ValueError(f"bad N '{text}': N must not be negative")
+    sign = next((i for i, c in enumerate(text) if c in "+-" and i > 0), None)
+    value = _size_term(text if sign is None else text[:sign], text)
+    if sign is None:
+        return value
+    offset = _count(text[sign + 1:], text)
+    if text[sign] == "+":
+        if value > MAX_SIZE - offset:
+            raise ValueError(f"N '{text}' is too large")
+        return value + offset
+    if offset > value:
+        raise ValueError(f"bad N '{text}': N must not be negative")
+    return value - offset
+
+
+def split_list(text, what):
+    items = text.split(",")
+    if any(not item for item in items):
+        raise ValueError(f"empty item in the {what} list '{text}'")
+    return items
+
+
+def parse_sizes(text):
+    return [parse_size(item) for item in split_list(text, "N")]
+
+
+# ---------------------------------------------------------------------------------------------
+# Input: the harness's generator, in numpy.
+# ---------------------------------------------------------------------------------------------
+MASK64 = (1 << 64) - 1
+
+
+def mix64(x):
+    """SplitMix64's finaliser (reference.hpp: mix64), on a uint64 array (wrapping) or a Python int."""
+    if isinstance(x, np.ndarray):
+        x = x + np.uint64(0x9E3779B97F4A7C15)  # a new array: the rest works in place
+        x ^= x >> np.uint64(30)
+        x *= np.uint64(0xBF58476D1CE4E5B9)
+        x ^= x >> np.uint64(27)
+        x *= np.uint64(0x94D049BB133111EB)
+        x ^= x >> np.uint64(31)
+        return x
+    x = (x + 0x9E3779B97F4A7C15) & MASK64
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & MASK64
+    return x ^ (x >> 31)
+
+
+def combination_seed(seed, type_name, op, mode, n):
+    """harness.cuh: combination_seed, FNV-1a over "type op mode n " then mixed with the seed."""
+    fnv = 0xCBF29CE484222325
+    for byte in f"{type_name} {op} {mode} {n} ".encode():
+        fnv = ((fnv ^ byte) * 0x100000001B3) & MASK64
+    return mix64(seed ^ mix64(fnv))
+
+
+def first_round_seed(seed, type_name, n):
+    """The stream of the binaries' first verified round (harness.cuh: verified_rounds)."""
+    return combination_seed(seed, type_name, OP, MODE, n) ^ mix64(0)
+
+
+GENERATE_CHUNK = 1 << 16  # elements per numpy pass: its temporaries stay in the CPU caches
+
+
+def generate_input(stream, n, dtype):
+    """zoo::input_value<T>(stream, i) for i in [0, n): (mix64(stream ^ mix64(i)) % 17) - 8."""
+    values = np.empty(n, dtype=dtype)
+    for begin in range(0, n, GENERATE_CHUNK):
+        index = np.arange(begin, min(n, begin + GENERATE_CHUNK), dtype=np.uint64)
+        bits = mix64(np.uint64(stream) ^ mix64(index))
+        values[begin:begin + len(index)] = (bits % np.uint64(17)).astype(np.int64) - 8
+    return values
+
+
+def reference_scan(values):
+    """The exact inclusive sum in a wide type, narrowed like the harness's reference: int64
+    wrapped to int32, float64 rounded to float32 (exact for this data)."""
+    wide = np.int64 if values.dtype.kind == "i" else np.float64
+    return np.cumsum(values, dtype=wide).astype(values.dtype)
+
+
+# ---------------------------------------------------------------------------------------------
+# Rows and statistics.
+# ---------------------------------------------------------------------------------------------
+def summarize(times_ms):
+    times = np.asarray(times_ms, dtype=np.float64)
+    p10, p90 = np.percentile(times, [10, 90])
+    return {"reps": len(times), "median_ms": float(np.median(times)), "min_ms": float(times.min()),
+            "max_ms": float(times.max()), "p10_ms": float(p10), "p90_ms": float(p90)}
+
+
+UNTIMED = {"reps": 0, **{key: float("nan") for key in ("median_ms", "min_ms", "max_ms", "p10_ms", "p90_ms")}}
+
+
+def format_row(variant, type_name, n, status, stats=UNTIMED, gbps=float("nan")):
+    """One row with exactly the columns of timing_table.COLUMNS, printed as the binaries print
+    theirs (rows.hpp: print_row): times with 6 decimals, GB/s with 2, nan where untimed."""
+    fields = {"variant": variant, "type": type_name, "op": OP, "mode": MODE, "n": str(n),
+              "reps": str(stats["reps"]), "gbps": f"{gbps:.2f}", "status": status, "gpus": "1"}
+    fields.update({key: f"{value:.6f}" for key, value in stats.items() if key.endswith("_ms")})
+    return " ".join(fields[column] for column in COLUMNS)
+
+
+def emit(row):
+    print(row, flush=True)
+
+
+def worse(a, b):
+    return b if SEVERITY.get(b, 0) > SEVERITY.get(a, 0) else a
+
+
+# ---------------------------------------------------------------------------------------------
+# The frameworks: the same few operations in each one's terms.
+# ---------------------------------------------------------------------------------------------
+class Unavailable(Exception):
+    """A framework that cannot run here: the status of its rows and the reason."""
+
+    def __init__(self, status, reason):
+        super().__init__(reason)
+        self.status = status
+
+
+class Torch:
+    variant = "torch_cumsum"
+
+    def __init__(self):
+        try:
+            import torch
+        except ImportError as error:
+            raise Unavailable("SKIPPED(no-torch)", f"torch is not importable: {error}") from error
+        if not torch.cuda.is_available():
+            raise Unavailable("SKIPPED(no-gpu)", f"torch {torch.__version__} sees no CUDA device")
+        self.torch = torch
+        self.out_of_memory = torch.cuda.OutOfMemoryError
+        self.description = f"torch {torch.__version__} (CUDA {torch.version.cuda}), {torch.cuda.get_device_name()}"
+
+    def l2_bytes(self):
+        return self.torch.cuda.get_device_properties(self.torch.cuda.current_device()).L2_cache_size
+
+    def free_bytes(self):
+        return self.torch.cuda.mem_get_info()
+
+    def upload(self, host):
+        return self.torch.from_numpy(host).cuda()
+
+    def empty(self, n, type_name):
+        return self.torch.empty(n, dtype=getattr(self.torch, type_name), device="cuda")
+
+    def poison(self, array):
+        array.view(self.torch.uint8).fill_(POISON_BYTE)
+
+    def scan(self, x, y):
+        self.torch.cumsum(x, 0, out=y)  # y's dtype (x's) is the result's: 4 bytes in, 4 out
+
+    def download(self, array):
+        return array.cpu().numpy()
+
+    def flush_buffer(self, nbytes):
+        return self.torch.zeros(nbytes // 4, dtype=self.torch.float32, device="cuda"), \
+            self.torch.zeros((), dtype=self.torch.float32, device="cuda")
+
+    def read(self, buffer, sink):
+        self.torch.sum(buffer, 0, out=sink)
+
+    def event(self):
+        return self.torch.cuda.Event(enable_timing=True)
+
+    def elapsed_ms(self, start, stop):
+        return start.elapsed_time(stop)
+
+    def synchronize(self):
+        self.torch.cuda.synchronize()
+
+    def release(self):
+        self.torch.cuda.empty_cache()
+
+
+class Cupy:
+    variant = "cupy_cumsum"
+
+    def __init__(self):
+        try:
+            import cupy
+        except ImportError as error:
+            raise Unavailable("SKIPPED(no-cupy)", f"cupy is not importable: {error}") from error
+        try:
+            devices = cupy.cuda.runtime.getDeviceCount()
+        except cupy.cuda.runtime.CUDARuntimeError as error:
+            raise Unavailable("SKIPPED(no-gpu)", f"cupy {cupy.__version__} sees no CUDA device: {error}") from error
+        if devices == 0:
+            raise Unavailable("SKIPPED(no-gpu)", f"cupy {cupy.__version__} sees no CUDA device")
+        from cupy._core import _accelerator  # where cupy.cumsum looks for CUB (scan_core)
+        self.cupy = cupy
+        self.out_of_memory = cupy.cuda.memory.OutOfMemoryError
+        names = {getattr(_accelerator, name): name.removeprefix("ACCELERATOR_").lower()
+                 for name in dir(_accelerator) if name.startswith("ACCELERATOR_")}
+        accelerators = ", ".join(names[a] for a in _accelerator.get_routine_accelerators())
+        device = cupy.cuda.runtime.getDeviceProperties(cupy.cuda.Device().id)["name"].decode()
+        self.description = (f"cupy {cupy.__version__} (CUDA runtime {cupy.cuda.runtime.runtimeGetVersion()}), "
+                            f"{device}, routine accelerators: {accelerators or 'none (its own scan kernels)'}")
+
+    def l2_bytes(self):
+        return self.cupy.cuda.Device().attributes["L2CacheSize"]
+
+    def free_bytes(self):
+        return self.cupy.cuda.runtime.memGetInfo()
+
+    def upload(self, host):
+        return self.cupy.asarray(host)
+
+    def empty(self, n, type_name):
+        return self.cupy.empty(n, dtype=TYPES[type_name])
+
+    def poison(self, array):
+        array.view(self.cupy.uint8).fill(POISON_BYTE)
+
+    def scan(self, x, y):
+        self.cupy.cumsum(x, out=y)
+
+    def download(self, array):
+        return self.cupy.asnumpy(array)
+
+    def flush_buffer(self, nbytes):
+        return self.cupy.zeros(nbytes // 4, dtype=np.float32), self.cupy.zeros((), dtype=np.float32)
+
+    def read(self, buffer, sink):
+        self.cupy.sum(buffer, out=sink)
+
+    def event(self):
+        return self.cupy.cuda.Event()
+
+    def elapsed_ms(self, start, stop):
+        return self.cupy.cuda.get_elapsed_time(start, stop)
+
+    def synchronize(self):
+        self.cupy.cuda.Device().synchronize()
+
+    def release(self):
+        self.cupy.get_default_memory_pool().free_all_blocks()
+
+
+FRAMEWORKS = {"torch_cumsum": Torch, "cupy_cumsum": Cupy}
+
+
+# ---------------------------------------------------------------------------------------------
+# One framework at one (type, N): memory, the verified call, the timed reps, the row.
+# ---------------------------------------------------------------------------------------------
+def time_batch(framework, run_once, flush, options):
+    """timing.cuh: time_batch. Returns the reps' times in ms."""
+    for _ in range(options.warmup):
+        run_once()
+        framework.synchronize()
+    group = HOT_GROUP if options.hot else 1
+    pairs = [(framework.event(), framework.event()) for _ in range(group)]
+    times = []
+    began = time.perf_counter()
+    while True:
+        done = len(times)
+        if options.reps:
+            if done >= options.reps:
+                break
+        elif done >= MIN_REPS and (time.perf_counter() - began >= AUTO_BUDGET_S or done >= MAX_REPS):
+            break
+        count = min(group, (options.reps or MAX_REPS) - done)
+        if options.hot:
+            run_once()  # the untimed lead: every timed rep then starts behind another
+        for start, stop in pairs[:count]:
+            if not options.hot:
+                flush()
+            start.record()
+            run_once()
+            stop.record()
+        framework.synchronize()
+        times += [framework.elapsed_ms(start, stop) for start, stop in pairs[:count]]
+    return times
+
+
+def noisy(stats):
+    return stats["median_ms"] > NOISY_MEDIAN_OVER_MIN * stats["min_ms"]
+
+
+def time_reps(framework, run_once, flush, options, label):
+    """timing.cuh: time_reps. One batch, measured again while it is noisy (its median more than
+    1.5x its min: something else shared the GPU or the host), at most twice more; the row
+    reports the last batch, not the best."""
+    stats = summarize(time_batch(framework, run_once, flush, options))
+    if not noisy(stats):
+        return stats
+    for remeasure in range(1, NOISY_REMEASURES + 1):
+        print(f"{label}: noisy: median {stats['median_ms']:.4f} ms is {stats['median_ms'] / stats['min_ms']:.2f}x "
+              f"the min {stats['min_ms']:.4f} ms (over {NOISY_MEDIAN_OVER_MIN:.1f}x): measuring again "
+              f"({remeasure} of {NOISY_REMEASURES})", file=sys.stderr)
+        stats = summarize(time_batch(framework, run_once, flush, options))
+        if not noisy(stats):
+            break
+    ratio = stats["median_ms"] / stats["min_ms"]
+    if noisy(stats):
+        print(f"{label}: still noisy after {NOISY_REMEASURES} more batches: the row reports the last "
+              f"(median {stats['median_ms']:.4f} ms, {ratio:.2f}x the min)", file=sys.stderr)
+    else:
+        print(f"{label}: settled: median {stats['median_ms']:.4f} ms, {ratio:.2f}x the min", file=sys.stderr)
+    return stats
+
+
+def run_combination(framework, type_name, n, options, flush):
+    """Returns (row, exit code)."""
+    variant = framework.variant
+    label = f"{variant} {type_name} {OP} {MODE} n={n}"
+    if n == 0:
+        print(f"{label}: empty input, nothing to do: PASS", file=sys.stderr)
+        return format_row(variant, type_name, n, "PASS"), EXIT_PASS
+    itemsize = np.dtype(TYPES[type_name]).itemsize
+    needed = 2 * n * itemsize
+
+    def short_of_memory(free, total):
+        print(f"{label}: not enough device memory: needs {needed} bytes (input and output {needed // 2} each); "
+              f"{free} bytes ({free / 2**30:.2f} GiB) free of {total}", file=sys.stderr)
+        return format_row(variant, type_name, n, "SKIPPED(device-memory)"), EXIT_CUDA_OR_MEMORY
+
+    free, total = framework.free_bytes()
+    if needed > free:
+        return short_of_memory(free, total)
+    host = generate_input(first_round_seed(options.seed, type_name, n), n, TYPES[type_name])
+    try:
+        x = framework.upload(host)
+        y = framework.empty(n, type_name)
+        framework.poison(y)
+        framework.scan(x, y)
+        got = framework.download(y)
+    except framework.out_of_memory:  # the framework's temporary storage, or another process
+        return short_of_memory(*framework.free_bytes())
+
+    expected = reference_scan(host)
+    wrong = np.flatnonzero(got != expected)
+    if wrong.size:
+        first = wrong[0]
+        print(f"{label}: GPU vs CPU check: FAIL: {wrong.size} of {n} elements wrong; first at index {first}: "
+              f"expected {expected[first]}, got {got[first]}", file=sys.stderr)
+        return format_row(variant, type_name, n, "FAIL"), EXIT_FAIL
+    print(f"{label}: GPU vs CPU check: PASS", file=sys.stderr)
+
+    stats = time_reps(framework, lambda: framework.scan(x, y), flush, options, label)
+    gbps = 2 * n * itemsize / (stats["median_ms"] * 1e-3) / 1e9
+    print(f"{label}: Time taken: {stats['median_ms']:.4f} ms (median of {stats['reps']} reps, "
+          f"min {stats['min_ms']:.4f}, max {stats['max_ms']:.4f}, {'hot' if options.hot else 'cold'} L2): "
+          f"{gbps:.1f} GB/s", file=sys.stderr)
+    return format_row(variant, type_name, n, "PASS", stats, gbps), EXIT_PASS
+
+
+def run_framework(name, options):
+    """Every (type, N) of one framework, its rows printed as they finish; returns the exit code."""
+    try:
+        framework = FRAMEWORKS[name]()
+    except Unavailable as why:
+        print(f"{name}: {why}", file=sys.stderr)
+        for type_name in options.types:
+            for n in options.sizes:
+                emit(format_row(name, type_name, n, why.status))
+        return EXIT_PASS
+    print(f"{name}: {framework.description}", file=sys.stderr)
+    flush_bytes = max(2 * framework.l2_bytes(), MIN_FLUSH_BYTES)
+    buffer, sink = framework.flush_buffer(flush_bytes)  # taken first: the memory checks see it
+    code = EXIT_PASS
+    for type_name in options.types:
+        for n in options.sizes:
+            row, outcome = run_combination(framework, type_name, n, options, lambda: framework.read(buffer, sink))
+            emit(row)
+            code = worse(code, outcome)
+            framework.release()  # the arrays of this N back to the device, for the next N's check
+    return code
+
+
+# ---------------------------------------------------------------------------------------------
+# Command line.
+# ---------------------------------------------------------------------------------------------
+def _argument(parse):
+    """An argparse type from a parser that raises ValueError with its own message."""
+    def convert(text):
+        try:
+            return parse(text)
+        except ValueError as error:
+            raise argparse.ArgumentTypeError(str(error)) from error
+    return convert
+
+
+def _at_least(minimum, flag):
+    def parse(text):
+        if not text.isdigit() or int(text) < minimum:
+            raise ValueError(f"{flag} expects an integer >= {minimum}, got '{text}'")
+        return int(text)
+    return parse
+
+
+def _names(known, flag):
+    def parse(text):
+        names = split_list(text, flag)
+        unknown = [name for name in names if name not in known]
+        if unknown:
+            raise ValueError(f"unknown {flag} '{unknown[0]}' (expected one of: {' '.join(known)})")
+        return names
+    return parse
+
+
+def _seed(text):
+    if not text.isdigit() or int(text) > MASK64:
+        raise ValueError(f"--seed expects a non-negative 64-bit integer, got '{text}'")
+    return int(text)
+
+
+def parse_arguments(argv):
+    parser = argparse.ArgumentParser(
+        prog="framework_scans.py", description="torch.cumsum and cupy.cumsum timed by the zoo's protocol, "
+        "as rows of the zoo's schema: " + " ".join(COLUMNS),
+        epilog="exit codes: 0 pass (or skipped: no framework, no GPU), 1 verification failed, 2 usage error, "
+               "4 not enough device memory")
+    parser.add_argument("sizes", type=_argument(parse_sizes), metavar="SIZES",
+                        help="element counts: 1000, 64K, 16M, 1G, 2^20, 2^24-1; a comma list runs each")
+    parser.add_argument("--variants", type=_argument(_names(VARIANTS, "--variants")), default=list(VARIANTS),
+                        help="comma list of " + ", ".join(VARIANTS) + " (default: both)")
+    parser.add_argument("--type", dest="types", type=_argument(_names(tuple(TYPES), "--type")), default=["int32"],
+                        help="comma list of " + ", ".join(TYPES) + " (default int32)")
+    parser.add_argument("--reps", type=_argument(_at_least(1, "--reps")), default=0,
+                        help="timed repetitions (default: adaptive, 10..300 reps / ~0.25 s)")
+    parser.add_argument("--warmup", type=_argument(_at_least(0, "--warmup")), default=3,
+                        help="untimed calls before timing (default 3)")
+    parser.add_argument("--hot", action="store_true", help="do not flush L2 between timed reps")
+    parser.add_argument("--seed", type=_argument(_seed), default=1,
+                        help="seed of the input, as the binaries' --seed (default 1)")
+    return parser.parse_args(argv)
+
+
+def main(argv):
+    options = parse_arguments(argv)  # a usage error exits 2 here, before any framework is touched
+    code = EXIT_PASS
+    for name in options.variants:
+        code = worse(code, run_framework(name, options))
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,412 @@
+"""The scans people call from libraries: scripts/framework_scans.py (torch.cumsum, cupy.cumsum) and
+bin/thrust_scan.
+
+CPU (always): the script's size syntax against the binaries' parser, its input generator against
+the harness's C++ one, its reference, rows and statistics, its whole check-and-time path on a
+host stand-in for a framework with an exact clock (a pass, hot and cold reps, a noisy batch
+measured again, a wrong element, a size beyond memory, N = 0), the SKIPPED rows of a framework that cannot be imported or sees no GPU, and its usage errors.
+GPU: each framework's verified, timed rows where it is importable and sees a GPU (skipped with
+the script's reason otherwise); the script's data against a binary's; bin/thrust_scan at every
+type, operator and mode.
+
+Run: python3 -m pytest -q tests/test_frameworks.py
+"""
+import functools
+import importlib.util
+import os
+import re
+import sys
+
+import numpy as np
+import pytest
+
+from conftest import BIN, MODES, OPS, ROOT, ROW_FIELDS, parse_rows, run
+
+import framework_scans as fs  # scripts/ is on sys.path (conftest)
+
+SCRIPT = ROOT / "scripts" / "framework_scans.py"
+ALL_TYPES = ["int32", "float32", "int64", "uint32", "uint64", "float64"]
+
+
+def script(*args, env=None):
+    return run([sys.executable, SCRIPT, *args], env=env)
+
+
+# ---------------------------------------------------------------------------------------------
+# Sizes: the binaries' syntax.
+# ---------------------------------------------------------------------------------------------
+SIZE_LISTS = ["0", "1048576", "64K,16M,1G", "2^20", "2^24-1", "1M+3,2^10-0", "4096,1,1k,2m,1g", "2^62", "2^32+1"]
+
+
+@pytest.mark.parametrize("sizes", SIZE_LISTS)
+def test_sizes_parse_as_the_binaries_parse(sizes):
+    """The memcpy row waives --in-place before touching a GPU, so its WAIVED rows show the N the
+    C++ parser read (src/harness/cli.hpp), on any machine."""
+    if not (BIN / "memcpy_baseline").exists():
+        pytest.skip("bin/memcpy_baseline not built (make)")
+    result = run([BIN / "memcpy_baseline", sizes, "--in-place"])
+    assert result.returncode == 3, result.stderr
+    assert fs.parse_sizes(sizes) == [int(row["n"]) for row in parse_rows(result.stdout)]
+
+
+@pytest.mark.parametrize("sizes, message", [
+    ("", "empty item"), ("abc", "bad N"), ("-5", "must not be negative"), ("1.5", "bad N"), ("2^70", "2^k"),
+    ("3^4", "2^k"), ("2^63", "2^k"), ("1,,2", "empty item"), ("K", "bad N"), ("5-6", "must not be negative"),
+    ("2^62+1", "too large"), ("1e6", "bad N"), ("+5", "bad N"), ("\u00b2", "bad N"),
+])
+def test_bad_sizes_are_refused_like_the_binaries_refuse_them(sizes, message):
+    """The same refusal, word for word, as the binaries' (exit 2)."""
+    with pytest.raises(ValueError, match=re.escape(message)) as refusal:
+        fs.parse_sizes(sizes)
+    if (BIN / "memcpy_baseline").exists():
+        result = run([BIN / "memcpy_baseline", sizes, "--in-place"])
+        assert result.returncode == 2 and f"error: {refusal.value}" in result.stderr, result.stderr
+
+
+# ---------------------------------------------------------------------------------------------
+# Input and reference: the harness's, in numpy.
+# ---------------------------------------------------------------------------------------------
+GENERATOR_PROBE = r"""
+#include <cstdlib>
+#include "harness/harness.cuh"
+// argv: seed type n, repeated. Prints per case the first verified round's stream and the values
+// at the indices given after the case's n (0 1 2 ... count-1, then n-1).
+int main(int argc, char** argv) {
+  for (int a = 1; a + 2 < argc; a += 3) {
+    zoo::RowLabel row{"probe", argv[a + 1], "sum", "inclusive", std::atoll(argv[a + 2])};
+    const std::uint64_t stream = zoo::combination_seed(std::strtoull(argv[a], nullptr, 10), row) ^ zoo::mix64(0);
+    std::printf("%llu", static_cast<unsigned long long>(stream));
+    const std::int64_t count = row.n < 64 ? row.n : 64;
+    for (std::int64_t i = 0; i < count; ++i) std::printf(" %d", zoo::input_value<int>(stream, i));
+    std::printf(" %d\n", zoo::input_value<int>(stream, row.n - 1));
+  }
+}
+"""
+GENERATOR_CASES = [(1, "int32", 1000), (12345678901234567890, "float32", 2**20 + 1), (0, "int32", 7),
+                   (2**64 - 1, "float32", 2**33 + 5)]
+
+
+def test_generator_matches_the_harness(tmp_path):
+    """A probe built on the harness's own headers prints the stream and values the binaries
+    would scan; the script's numpy generator must give the same."""
+    probe = tmp_path / "generator_probe.cu"
+    probe.write_text(GENERATOR_PROBE)
+    built = run([os.environ.get("NVCC", "nvcc"), "-std=c++17", "-I", ROOT / "src", "-o", tmp_path / "probe", probe],
+                timeout=300)
+    assert built.returncode == 0, built.stderr
+    result = run([tmp_path / "probe", *[str(word) for case in GENERATOR_CASES for word in case]])
+    assert result.returncode == 0, result.stderr
+    for (seed, type_name, n), line in zip(GENERATOR_CASES, result.stdout.splitlines(), strict=True):
+        stream, *values = (int(word) for word in line.split())
+        assert fs.first_round_seed(seed, type_name, n) == stream, (seed, type_name, n)
+        count = min(n, 64)
+        assert fs.generate_input(stream, count, fs.TYPES[type_name]).tolist() == values[:count]
+        last = fs.mix64(stream ^ fs.mix64(n - 1)) % 17 - 8
+        assert last == values[count]
+
+
+def test_generator_chunks_agree_and_stay_in_range():
+    stream = fs.first_round_seed(7, "int32", 3 * fs.GENERATE_CHUNK + 5)
+    values = fs.generate_input(stream, 3 * fs.GENERATE_CHUNK + 5, np.int32)
+    index = np.array([0, fs.GENERATE_CHUNK - 1, fs.GENERATE_CHUNK, len(values) - 1], dtype=np.uint64)
+    one_by_one = (fs.mix64(np.uint64(stream) ^ fs.mix64(index)) % np.uint64(17)).astype(np.int64) - 8
+    assert values[index.astype(np.int64)].tolist() == one_by_one.tolist()
+    assert values.min() == -8 and values.max() == 8
+    floats = fs.generate_input(stream, 1000, np.float32)
+    assert floats.dtype == np.float32 and np.array_equal(floats, values[:1000].astype(np.float32))
+
+
+def test_reference_wraps_int32_and_rounds_float32():
+    ints = np.array([2**31 - 1, 1, 5, -2**31], dtype=np.int32)
+    assert fs.reference_scan(ints).tolist() == [2**31 - 1, -2**31, -2**31 + 5, 5]
+    assert fs.reference_scan(ints).dtype == np.int32
+    floats = np.array([2**24, 1, 1], dtype=np.float32)  # 2^24 + 1 is not a float32: rounds to even
+    assert fs.reference_scan(floats).tolist() == [2**24, 2**24, 2**24 + 2]
+
+
+# ---------------------------------------------------------------------------------------------
+# Rows and statistics.
+# ---------------------------------------------------------------------------------------------
+def test_rows_have_exactly_the_schema_columns():
+    stats = fs.summarize([3.0, 1.0, 2.0, 4.0])
+    row = parse_rows(fs.format_row("torch_cumsum", "int32", 1000, "PASS", stats, 12.5))[0]
+    assert list(row) == ROW_FIELDS
+    assert (row["variant"], row["type"], row["op"], row["mode"], row["n"], row["status"], row["gpus"]) == \
+        ("torch_cumsum", "int32", "sum", "inclusive", "1000", "PASS", "1")
+    assert (row["reps"], row["median_ms"], row["min_ms"], row["max_ms"], row["gbps"]) == \
+        ("4", "2.500000", "1.000000", "4.000000", "12.50")
+    untimed = parse_rows(fs.format_row("cupy_cumsum", "float32", 0, "SKIPPED(no-cupy)"))[0]
+    assert untimed["reps"] == "0" and untimed["median_ms"] == untimed["gbps"] == "nan"
+
+
+def test_statistics_follow_numpy():
+    times = [5.0, 1.0, 3.0, 2.0, 4.0, 10.0, 0.5]
+    stats = fs.summarize(times)
+    assert stats["reps"] == 7 and stats["median_ms"] == 3.0 and stats["min_ms"] == 0.5 and stats["max_ms"] == 10.0
+    assert [stats["p10_ms"], stats["p90_ms"]] == pytest.approx(np.percentile(times, [10, 90]).tolist())
+    assert fs.summarize([1.0, 2.0])["median_ms"] == 1.5  # an even count: the mean of the middle two
+
+
+# ---------------------------------------------------------------------------------------------
+# The check-and-time path, on a host stand-in for a framework.
+# ---------------------------------------------------------------------------------------------
+class HostEvent:
+    def __init__(self, framework):
+        self.framework = framework
+
+    def record(self):
+        self.at_ms = self.framework.clock_ms
+
+
+class HostFramework:
+    """numpy in a framework's shape: arrays on the host, and a clock that only scans advance, by
+    duration_ms(k) for the k-th scan (1: the verified one), so that every timing is exact."""
+    variant = "host_cumsum"
+    out_of_memory = MemoryError
+
+    def __init__(self, wrong_at=None, free_bytes=1 << 40, duration_ms=lambda k: 1.0):
+        self.wrong_at, self.free, self.duration_ms = wrong_at, free_bytes, duration_ms
+        self.scans, self.clock_ms = 0, 0.0
+
+    def free_bytes(self):
+        return self.free, self.free
+
+    def upload(self, host):
+        return host.copy()
+
+    def empty(self, n, type_name):
+        return np.empty(n, dtype=fs.TYPES[type_name])
+
+    def poison(self, array):
+        array.view(np.uint8).fill(fs.POISON_BYTE)
+
+    def scan(self, x, y):
+        self.scans += 1
+        self.clock_ms += self.duration_ms(self.scans)
+        np.cumsum(x, out=y)
+        if self.wrong_at is not None:
+            y[self.wrong_at] += 1
+
+    def download(self, array):
+        return array.copy()
+
+    def event(self):
+        return HostEvent(self)
+
+    def elapsed_ms(self, start, stop):
+        return stop.at_ms - start.at_ms
+
+    def synchronize(self):
+        pass
+
+
+@pytest.mark.parametrize("flags", [[], ["--hot"]])
+def test_a_verified_timed_combination_passes(flags):
+    options = fs.parse_arguments(["1", "--reps", "13", "--warmup", "2", *flags])
+    framework = HostFramework()
+    flushes = []
+    row, code = fs.run_combination(framework, "int32", 4097, options, lambda: flushes.append(1))
+    fields = parse_rows(row)[0]
+    assert code == fs.EXIT_PASS and fields["status"] == "PASS" and fields["reps"] == "13"
+    assert float(fields["min_ms"]) == float(fields["median_ms"]) == float(fields["max_ms"]) == 1.0
+    assert float(fields["gbps"]) == pytest.approx(2 * 4097 * 4 / 1e-3 / 1e9, abs=0.01)
+    # The verified call, the warm-up, the timed reps, and in hot groups one untimed lead each.
+    leads = 2 if flags else 0  # 13 reps in groups of 10
+    assert framework.scans == 1 + 2 + 13 + leads
+    assert len(flushes) == (0 if flags else 13)
+
+
+NOISY_BATCH = [1.0] * 4 + [5.0] * 6  # median 5 ms, 5x the min
+
+
+def batches_of_ten(*batches):
+    """Scan durations for --reps 10 --warmup 0: the verified scan, then each batch's ten reps."""
+    return lambda k: 1.0 if k == 1 else batches[min((k - 2) // 10, len(batches) - 1)][(k - 2) % 10]
+
+
+def test_a_noisy_batch_is_measured_again_until_it_settles(capsys):
+    framework = HostFramework(duration_ms=batches_of_ten(NOISY_BATCH, [2.0] * 10))
+    row, code = fs.run_combination(framework, "int32", 1000, fs.parse_arguments(["1", "--reps", "10", "--warmup", "0"]),
+                                   lambda: None)
+    assert code == fs.EXIT_PASS and float(parse_rows(row)[0]["median_ms"]) == 2.0  # the second batch's
+    assert framework.scans == 1 + 2 * 10
+    err = capsys.readouterr().err
+    assert "noisy: median 5.0000 ms is 5.00x the min 1.0000 ms (over 1.5x): measuring again (1 of 2)" in err
+    assert "settled: median 2.0000 ms, 1.00x the min" in err
+
+
+def test_a_batch_that_stays_noisy_reports_the_last_one(capsys):
+    last = [3.0] * 4 + [10.0] * 6
+    framework = HostFramework(duration_ms=batches_of_ten(NOISY_BATCH, NOISY_BATCH, last))
+    row, _ = fs.run_combination(framework, "int32", 1000, fs.parse_arguments(["1", "--reps", "10", "--warmup", "0"]),
+                                lambda: None)
+    fields = parse_rows(row)[0]
+    assert (float(fields["min_ms"]), float(fields["median_ms"])) == (3.0, 10.0)  # the last batch, not the best
+    assert framework.scans == 1 + 3 * 10
+    assert "still noisy after 2 more batches: the row reports the last (median 10.0000 ms, 3.33x the min)" in \
+        capsys.readouterr().err
+
+
+def test_adaptive_reps_stay_within_the_protocol():
+    options = fs.parse_arguments(["1"])
+    row, _ = fs.run_combination(HostFramework(), "float32", 100, options, lambda: None)
+    assert fs.MIN_REPS <= int(parse_rows(row)[0]["reps"]) <= fs.MAX_REPS
+
+
+def test_a_wrong_element_is_a_fail_row_with_its_index(capsys):
+    options = fs.parse_arguments(["1", "--reps", "2"])
+    row, code = fs.run_combination(HostFramework(wrong_at=1000), "int32", 4097, options, lambda: None)
+    assert code == fs.EXIT_FAIL and parse_rows(row)[0]["status"] == "FAIL"
+    assert "1 of 4097 elements wrong; first at index 1000" in capsys.readouterr().err
+
+
+def test_a_size_beyond_free_memory_is_skipped_with_exit_4(capsys):
+    options = fs.parse_arguments(["1"])
+    framework = HostFramework(free_bytes=1000)
+    row, code = fs.run_combination(framework, "int32", 1000, options, lambda: None)
+    assert code == fs.EXIT_CUDA_OR_MEMORY and parse_rows(row)[0]["status"] == "SKIPPED(device-memory)"
+    assert framework.scans == 0 and "needs 8000 bytes" in capsys.readouterr().err
+
+
+def test_the_empty_scan_passes_without_a_call():
+    framework = HostFramework()
+    row, code = fs.run_combination(framework, "int32", 0, fs.parse_arguments(["0"]), lambda: None)
+    assert code == fs.EXIT_PASS and parse_rows(row)[0]["status"] == "PASS" and framework.scans == 0
+
+
+def test_worst_exit_code_wins():
+    assert fs.worse(fs.EXIT_PASS, fs.EXIT_FAIL) == fs.EXIT_FAIL
+    assert fs.worse(fs.EXIT_CUDA_OR_MEMORY, fs.EXIT_FAIL) == fs.EXIT_CUDA_OR_MEMORY
+    assert fs.worse(fs.EXIT_FAIL, fs.EXIT_PASS) == fs.EXIT_FAIL
+
+
+# ---------------------------------------------------------------------------------------------
+# Frameworks that cannot run: rows that say why, exit 0.
+# ---------------------------------------------------------------------------------------------
+MODULES = {"torch_cumsum": "torch", "cupy_cumsum": "cupy"}
+
+
+def test_unimportable_frameworks_give_skipped_rows(tmp_path):
+    """Modules of the same names that fail to import shadow the real ones, if any."""
+    for module in MODULES.values():
+        (tmp_path / f"{module}.py").write_text("raise ImportError('hidden by the test')\n")
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    result = script("1000,2^20", "--type", "int32,float32", env=env)
+    assert result.returncode == 0, result.stderr
+    rows = parse_rows(result.stdout)
+    assert [(r["variant"], r["type"], r["n"]) for r in rows] == [
+        (v, t, n) for v in fs.VARIANTS for t in ("int32", "float32") for n in ("1000", "1048576")]
+    for row in rows:
+        assert row["status"] == f"SKIPPED(no-{MODULES[row['variant']]})" and row["reps"] == "0"
+    assert "torch_cumsum: torch is not importable: hidden by the test" in result.stderr
+    assert "cupy_cumsum: cupy is not importable: hidden by the test" in result.stderr
+
+
+def test_no_visible_gpu_gives_skipped_rows():
+    result = script("1000", env={**os.environ, "CUDA_VISIBLE_DEVICES": ""})
+    assert result.returncode == 0, result.stderr
+    for row in parse_rows(result.stdout):
+        module = MODULES[row["variant"]]
+        installed = importlib.util.find_spec(module) is not None
+        assert row["status"] == ("SKIPPED(no-gpu)" if installed else f"SKIPPED(no-{module})"), result.stderr
+
+
+@pytest.mark.parametrize("args, message", [
+    ([], "SIZES"), (["abc"], "bad N"), (["1,,2"], "empty item"), (["1K", "--variants", "jax_cumsum"], "jax_cumsum"),
+    (["1K", "--type", "int64"], "unknown --type 'int64'"), (["1K", "--reps", "0"], "--reps expects"),
+    (["1K", "--warmup", "-1"], "--warmup"), (["1K", "--seed", "-3"], "--seed expects"),
+    (["1K", "--frobnicate"], "unrecognized arguments"),
+])
+def test_usage_errors_exit_2_without_rows(args, message):
+    result = script(*args)
+    assert result.returncode == 2 and message in result.stderr and result.stdout == "", result.stderr
+
+
+# ---------------------------------------------------------------------------------------------
+# GPU: the frameworks where they run, the script's data against a binary's, bin/thrust_scan.
+# ---------------------------------------------------------------------------------------------
+@functools.cache
+def probe(variant):
+    """The script's row and stderr for one element: whether the framework runs here, and why not."""
+    result = script("1", "--variants", variant, "--reps", "1", "--warmup", "0")
+    return parse_rows(result.stdout)[0]["status"], result.returncode, result.stderr
+
+
+def runnable(variant):
+    """Skips (with the script's own reason) where the framework cannot run here."""
+    status, code, stderr = probe(variant)
+    if status.startswith("SKIPPED"):
+        pytest.skip(f"{variant}: {status}: {stderr.strip().splitlines()[-1]}")
+    assert code == 0 and status == "PASS", stderr
+
+
+@pytest.mark.parametrize("variant", fs.VARIANTS)
+def test_framework_rows_pass_at_odd_sizes(variant, seed):
+    runnable(variant)
+    sizes = [0, 1, 33, 1000, 4097, 2**20 + 1, 2**24 - 1]
+    result = script(",".join(map(str, sizes)), "--variants", variant, "--type", "int32,float32", "--reps", "5",
+                    "--seed", str(seed))
+    context = f"seed {seed}\n{result.stderr[-3000:]}"
+    assert result.returncode == 0, context
+    rows = parse_rows(result.stdout)
+    assert [(r["type"], int(r["n"])) for r in rows] == [(t, n) for t in ("int32", "float32") for n in sizes], context
+    for row in rows:
+        assert row["status"] == "PASS", f"{row}\n{context}"
+        if row["n"] == "0":
+            assert row["reps"] == "0"
+            continue
+        assert row["reps"] == "5" and 0 < float(row["min_ms"]) <= float(row["median_ms"]) <= float(row["max_ms"])
+        expected_gbps = 2 * int(row["n"]) * 4 / (float(row["median_ms"]) * 1e-3) / 1e9
+        assert float(row["gbps"]) == pytest.approx(expected_gbps, rel=1e-3, abs=0.01)  # 0.00 at the tiny N
+
+
+@pytest.mark.parametrize("variant", fs.VARIANTS)
+def test_framework_hot_and_adaptive_timing(variant):
+    runnable(variant)
+    result = script("2^22", "--variants", variant, "--hot")
+    assert result.returncode == 0, result.stderr
+    row = parse_rows(result.stdout)[0]
+    assert row["status"] == "PASS" and fs.MIN_REPS <= int(row["reps"]) <= fs.MAX_REPS
+    assert "hot L2" in result.stderr
+
+
+@pytest.mark.parametrize("variant", fs.VARIANTS)
+def test_framework_size_beyond_device_memory_exits_4(variant):
+    runnable(variant)
+    result = script("2^40", "--variants", variant)
+    assert result.returncode == 4, result.stderr
+    assert parse_rows(result.stdout)[0]["status"] == "SKIPPED(device-memory)"
+    assert "not enough device memory" in result.stderr
+
+
+@pytest.mark.parametrize("type_name", ["int32", "float32"])
+def test_script_scans_the_data_the_binaries_scan(gpu, seed, tmp_path, type_name):
+    """The scan bin/cub_scan writes (--output) is the script's reference of its own input."""
+    n = 100_003
+    result = run([BIN / "cub_scan", str(n), "--type", type_name, "--seed", seed, "--check-only",
+                  "--output", tmp_path / "scan.bin"])
+    assert result.returncode == 0, result.stderr
+    got = np.frombuffer((tmp_path / "scan.bin").read_bytes(), dtype=fs.TYPES[type_name])
+    values = fs.generate_input(fs.first_round_seed(seed, type_name, n), n, fs.TYPES[type_name])
+    assert np.array_equal(got, fs.reference_scan(values)), f"seed {seed}"
+
+
+def test_thrust_scan_every_type_op_and_mode(gpu, seed):
+    sizes = [1, 33, 1000, 4097, 2**20 + 1, 2**24 - 1]
+    for flags in ([], ["--in-place"]):
+        result = run([BIN / "thrust_scan", ",".join(map(str, sizes)), "--type", ",".join(ALL_TYPES),
+                      "--op", ",".join(OPS), "--mode", ",".join(MODES), "--check-only", "--seed", seed, *flags])
+        context = f"seed {seed}, {flags}\n{result.stderr[-3000:]}"
+        assert result.returncode == 0, context
+        rows = parse_rows(result.stdout)
+        assert len(rows) == len(sizes) * len(ALL_TYPES) * len(OPS) * len(MODES), context
+        assert {r["status"] for r in rows} == {"PASS"}, context
+
+
+def test_thrust_scan_keeps_its_block_across_sizes(gpu):
+    """Sizes up and down in one process: the kept temporary block grows in a verified run and
+    serves every smaller size after it; every timed row passes."""
+    result = run([BIN / "thrust_scan", "1000,2^24+3,5000,2^22", "--reps", "3", "--mode", "inclusive,exclusive"])
+    assert result.returncode == 0, result.stderr
+    rows = parse_rows(result.stdout)
+    assert len(rows) == 8 and all(r["status"] == "PASS" and float(r["gbps"]) > 0 for r in rows), result.stdout
