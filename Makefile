@@ -176,12 +176,19 @@ python-deps: $(if $(filter $(VENV)/bin/python,$(PYTHON)),$(VENV)/bin/python)
 	  { echo "make: installing into $(PYTHON): $$(grep -v '^#' requirements.txt | tr '\n' ' ')"; \
 	    $(PYTHON) -m pip install --disable-pip-version-check -r requirements.txt; }
 
-# Without pip where the system lacks ensurepip: its own packages then have to do.
+# Without pip where the system lacks ensurepip: its own packages then have to do. A venv sees
+# only its base interpreter's own site-packages, even with --system-site-packages: not the user
+# site (~/.local, where `pip install --user` puts packages on machines without root) nor a
+# distribution's extra folders (Debian's dist-packages). A .pth file in the venv lists every
+# package folder python3 itself reads, after the venv's own, so that what python3 imports, .venv
+# imports too.
 $(VENV)/bin/python:
 	@echo "make: creating the Python environment $(VENV) (python3 -m venv --system-site-packages)"
 	@python3 -m venv --system-site-packages $(VENV) 2>/dev/null || \
 	  python3 -m venv --system-site-packages --without-pip $(VENV) || \
 	  { echo "make: could not create $(VENV) (on Debian and Ubuntu: apt install python3-venv), or use PYTHON=python3"; exit 2; }
+	@python3 -c 'import sys; print("\n".join(p for p in sys.path if p.endswith(("site-packages", "dist-packages"))))' \
+	  > "$$($(VENV)/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/python3-packages.pth"
 
 test-programs: $(TEST_BINARIES)
 
