@@ -59,6 +59,9 @@ FAMILIES = [
     (r"^reduce_then_scan", "reduce-then-scan"),
     (r"^hierarchical_.*(warp|coarsening)", "hierarchical, warp / coarsened"),
     (r"^hierarchical_", "hierarchical, shared-memory tree"),
+    # The scans users call from libraries and frameworks (CUB's own row is drawn apart, dashed).
+    (r"^thrust_", "library (Thrust)"),
+    (r"_cumsum$", "framework (PyTorch, CuPy)"),
 ]
 
 
@@ -258,7 +261,8 @@ def plot_small_n(header, rows, out):
     ratios.set_title("over memcpy's (the thick line: 1)", fontsize=10)
     fig.suptitle(title(header, f"Small N (up to 2^{SMALL_N.bit_length() - 1}), every variant against memcpy "
                                f"({sweep_label(rows)})"), fontsize=11)
-    fig.legend(*times.get_legend_handles_labels(), loc="center right", fontsize=7,
+    # Beside the panels (tight_layout leaves them the left 78%), however few its entries.
+    fig.legend(*times.get_legend_handles_labels(), loc="center left", bbox_to_anchor=(0.785, 0.5), fontsize=7,
                title="slowest first, at the largest N", title_fontsize=8)
     if off_chart:
         fig.text(0.01, 0.01, f"Not drawn, more than {SMALL_N_OFF_CHART}x memcpy's time: {', '.join(off_chart)}",

@@ -192,6 +192,8 @@ def test_top_variants_rank_by_mean_latency_over_complete_sizes():
     assert plots.family_of("single_pass_scan_decoupled_lookbacks_warp_window") == "single-pass look-back"
     assert plots.family_of("hierarchical_warp_smem") == "hierarchical, warp / coarsened"
     assert plots.family_of("hierarchical_blelloch") == "hierarchical, shared-memory tree"
+    assert plots.family_of("thrust_scan") == "library (Thrust)"
+    assert plots.family_of("torch_cumsum") == plots.family_of("cupy_cumsum") == "framework (PyTorch, CuPy)"
 
 
 # --- Sweeps into results/, their progress and JSON; make plots FROM=...; compare.py; noisy rows.
