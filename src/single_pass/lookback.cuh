@@ -13,18 +13,20 @@
 //                      the warp waits until none of the 32 is INVALID, keeps the lanes from the
 //                      nearest INCLUSIVE one on, and reduces them in order with shuffles.
 //                      PerLane > 1 widens the window (each lane reads PerLane neighbours):
-//                      fewer steps, more loads per poll; slower on the H100 (PerLane 2, 4 and
-//                      8: 0.97, 1.03 and 1.35 ms at 2^28 against 0.94), kept for the tuner.
+//                      fewer steps, more loads per poll; an axis of the tuned scan's space
+//                      (tuned_space.cuh): both widths are in the shipped tables
+//                      (bench/<gpu>/TUNING.md).
 //
 // Back-off (the Backoff parameter): a poll that finds a predecessor INVALID is repeated, and a
 // tile that polls as soon as it has published mostly finds its predecessors still scanning.
 // SleepBackoff<FirstNs, PollNs> sleeps FirstNs before the first poll and PollNs between polls:
 // CUB's fixed delay constructor. (In a small grid a sleep is pure latency: the tuned scan's
-// tables pick a spinning configuration there; bench/NOTES.md, "The tuned scan, first space".) Measured on the H100 (bench/NOTES.md, warp window, 2^28): without
-// back-off a look-back averaged 5.2 polls that found an INVALID predecessor and took 4.9 us, and
-// the scan 1.15 ms; with a 1.2 us first sleep, 0.9 such polls, 3.7 us and 0.94 ms. Every poll
-// is a load at the scan's front that the loads and stores of every other block queue with, so
-// fewer polls make everyone faster. The look-backs default to LookbackBackoff; the chains to
+// tables pick a spinning configuration there; bench/NOTES.md, "The tuned scan, first space".)
+// Measured on the H100 (bench/NOTES.md, warp window, 2^28): without back-off a look-back
+// averaged 5.2 polls that found an INVALID predecessor and took 4.9 us, and the scan 1.15 ms;
+// with a 1.2 us first sleep, 0.9 such polls, 3.7 us and 0.94 ms. Every poll is a load at the
+// scan's front that the loads and stores of every other block queue with, so fewer polls make
+// everyone faster. The look-backs default to LookbackBackoff; the chains to
 // none (their wait is the critical path itself).
 //
 // Progress: a tile only ever waits on tiles with a smaller index. Whether those are running is
