@@ -2,6 +2,7 @@
 file and logs its call), on a copy of the sources: binaries rebuild when ARCH or the flags change
 and only then, whichever target wrote build/flags.txt first; the environment check refuses a
 CUDA older than the supported one."""
+import os
 import shutil
 import subprocess
 
@@ -39,13 +40,13 @@ def make(tree, *args, cuda="13.0"):
     log = tree / "compiles.log"
     log.unlink(missing_ok=True)
     result = subprocess.run(["make", "-j1", f"NVCC={tree / 'fake_nvcc'}", "PYTHON=python3", *args], cwd=tree,
-                            capture_output=True, text=True, timeout=120, env={**_env(), "FAKE_CUDA": cuda})
+                            capture_output=True, text=True, timeout=120, env=_env(FAKE_CUDA=cuda))
     return result, log.read_text().split() if log.exists() else []
 
 
-def _env():
-    import os
-    return {key: value for key, value in os.environ.items() if key != "MAKEFLAGS"}
+def _env(**extra):
+    """This process's environment without a parent make's flags (make test runs pytest), plus extra."""
+    return {**{key: value for key, value in os.environ.items() if key != "MAKEFLAGS"}, **extra}
 
 
 def test_targets_with_their_own_flags_do_not_rewrite_the_build_flags(tree):
