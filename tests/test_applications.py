@@ -9,10 +9,10 @@ import pytest
 from conftest import BIN, OPS, TYPES, parse_rows, run
 
 PAIRS = {"segmented_scan": "cub_segmented_scan", "stream_compaction": "cub_select",
-         "radix_sort": "cub_radix_sort"}
+         "radix_sort_three_kernels": "cub_radix_sort"}
 SEGMENTED = ["segmented_scan", "cub_segmented_scan"]
 COMPACTION = ["stream_compaction", "cub_select"]
-SORT = ["radix_sort", "cub_radix_sort"]
+SORT = ["radix_sort_three_kernels", "cub_radix_sort"]
 
 
 # ---- no GPU needed: refusals are decided before the GPU is touched ----
@@ -98,8 +98,8 @@ def test_sort_of_given_keys(gpu, tmp_path, variant):
         assert np.array_equal(got.view(np.uint32), want.view(np.uint32)), name
 
 
-def test_radix_sort_refuses_sizes_beyond_its_offsets(gpu):
-    result = run([BIN / "radix_sort", "2^32", "--check-only"])
+def test_radix_sort_three_kernels_refuses_sizes_beyond_its_offsets(gpu):
+    result = run([BIN / "radix_sort_three_kernels", "2^32", "--check-only"])
     assert result.returncode == 3, result.stderr
     assert parse_rows(result.stdout)[0]["status"] == "WAIVED" and "32-bit" in result.stderr
 
@@ -116,7 +116,7 @@ def test_watchdog_ends_a_hung_application(gpu, variant):
 
 # Repeated runs in one process reuse the workspace: the one-launch applications rely on each run
 # taking a new descriptor epoch, the sort on its ping-pong buffer and the tuned scan inside it.
-@pytest.mark.parametrize("variant", ["segmented_scan", "stream_compaction", "radix_sort"])
+@pytest.mark.parametrize("variant", ["segmented_scan", "stream_compaction", "radix_sort_three_kernels"])
 def test_repeated_runs_on_one_workspace(gpu, variant):
     result = run([BIN / variant, "4097,2^20+3", "--repeat", "30", "--check-only"])
     assert result.returncode == 0 and result.stderr.count("PASS (30 rounds, fresh data each)") == 2, result.stderr

@@ -1,5 +1,5 @@
 // cub_radix_sort -- NVIDIA CUB's cub::DeviceRadixSort::SortKeys: the reference row for
-// radix_sort.
+// radix_sort_three_kernels.
 //
 // Idea: CUB sorts 32-bit keys with "onesweep" (Adinets & Merrill 2022, "Onesweep: A Faster Least
 // Significant Digit Radix Sort for GPUs"): one pass over the keys builds the histograms of all
@@ -10,7 +10,7 @@
 //
 // Work: O(N) per pass. Launches: about 2 + one per digit pass. Global traffic: about
 // 9 accesses per element (one histogram read of the keys, then a read and a write per pass);
-// the GB/s column counts 2 x 4 bytes per key (a copy's bytes), as for radix_sort.
+// the GB/s column counts 2 x 4 bytes per key (a copy's bytes), as for the zoo's sorts.
 //
 // Constraints: int32 and float32 keys (-0.0 and +0.0 are equal keys: a stable sort keeps their
 // input order); 64-bit N. --op

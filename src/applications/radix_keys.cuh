@@ -1,6 +1,6 @@
 // radix_keys.cuh -- 32-bit keys as unsigned integers whose order is the keys' order, so that a
 // radix sort can sort any of them by the digits of one unsigned word (CUB does the same "bit
-// twiddling"). Shared by the GPU sort (src/applications/radix_sort.cu) and its CPU reference.
+// twiddling"). Shared by the GPU sorts (src/applications/radix_sort_*.cu) and their CPU reference.
 //   int32:   flip the sign bit: -2^31 .. 2^31 - 1 map to 0 .. 2^32 - 1 in order.
 //   float32: positive floats (sign 0) order like their bits: flip the sign bit to put them above
 //            the negatives; negative floats order backwards: flip every bit. -0.0 is first
