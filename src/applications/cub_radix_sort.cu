@@ -1,5 +1,5 @@
 // cub_radix_sort -- NVIDIA CUB's cub::DeviceRadixSort::SortKeys: the reference row for
-// radix_sort_three_kernels.
+// radix_sort_three_kernels and radix_sort_onesweep.
 //
 // Idea: CUB sorts 32-bit keys with "onesweep" (Adinets & Merrill 2022, "Onesweep: A Faster Least
 // Significant Digit Radix Sort for GPUs"): one pass over the keys builds the histograms of all

@@ -1,0 +1,464 @@
+// radix_sort_onesweep -- an LSD radix sort of 32-bit keys after Onesweep: one histogram pass for
+// all four digits, then one kernel per digit that reads and writes each key once, its offsets
+// from a decoupled look-back over per-tile, per-digit counts on the zoo's single-pass machinery.
+//
+// Idea: radix_sort_three_kernels reads the keys twice per digit (a histogram, then the scatter)
+// and scans the counts in launches of their own. Onesweep (Adinets & Merrill 2022, "Onesweep: A
+// Faster Least Significant Digit Radix Sort for GPUs") removes both. (a) A pass changes the order
+// of the keys, not their digits, so the histograms of all four digits come from one read of the
+// input up front: the global offset of digit d in pass p is the number of keys whose p-th digit
+// is smaller, whatever their order. (b) What a tile still needs from the tiles before it, their
+// number of keys of each digit, is a scan across tiles, 256 of them side by side, and a
+// single-pass decoupled look-back (Merrill & Garland 2016; tile_state.cuh) does it inside the
+// scatter kernel. The kernels, in order:
+//   0. histogram (1 launch): each block counts the four digits of its tiles' keys in shared
+//      memory, then adds its counts to a global 4 x 256 table with atomics.
+//   One launch per digit pass p (tile = blockIdx.x, 256 threads x 16 keys; onesweep_pass_kernel):
+//   1. load: the tile's keys into registers, warp by warp: warp w owns the tile's keys
+//      512 w .. 512 w + 511, and in round k lane l holds its key 32 k + l (one 128-byte load a
+//      round), so that (warp, round, lane) is the input order;
+//   2. count and publish: each warp counts its keys' digits in its own row of shared counters;
+//      thread d sums digit d's column and publishes the tile's count of digit d as AGGREGATE at
+//      once, so that later tiles can look back past this one while it ranks. Tile 0 publishes
+//      INCLUSIVE instead: its count plus the digit's global offset, which it takes from row p of
+//      the histogram (an exclusive block scan): the global offsets are the inclusive prefix of a
+//      virtual tile -1, and no launch of their own;
+//   3. rank: a block scan of the digit counts says where each digit starts in the tile sorted by
+//      digit, and each warp where its keys of each digit start; then each warp ranks its keys
+//      round by round with a ballot multisplit (one __ballot_sync per digit bit finds the lanes
+//      whose digit equals mine; the lowest of them moves the warp's counter of that digit on;
+//      no __match_any_sync) and writes each key to its rank in shared memory: the tile, sorted
+//      by digit, stably;
+//   4. look back: thread d walks back over digit d's descriptors of the earlier tiles, adding
+//      AGGREGATE counts until an INCLUSIVE one (tile 0's at the latest) ends the walk, and
+//      publishes its own INCLUSIVE value: where the next tile's keys of digit d go;
+//   5. scatter: sorted key i leaves for (where this tile's keys of its digit go) + (i - where
+//      its digit starts in the tile): consecutive threads write consecutive addresses along a
+//      run of one digit.
+// The passes ping-pong: in -> workspace -> out -> workspace -> out.
+// Small N, at most one tile (onesweep_one_block_kernel): one block runs steps 1-3 four times on
+// the keys in registers and shared memory and writes them out once: 1 launch, no histogram, no
+// descriptors. The threshold is reasoned, not measured (to be tuned on the GPU): one tile has
+// no work across tiles at all, and one launch replaces five; CUB's own one-block sort takes
+// 12.7 us at 2^12 on the H100 where its multi-kernel path takes 46.5 us at 2^13. At two tiles
+// the estimate is even (a block sorting 8192 keys, about twice the one-tile time, against five
+// short launches), so the path stops at one tile, which is also where the harness's
+// --inject-hang expects the protocol across tiles (a size above kTileItems).
+//
+// Work: O(N) per pass; depth: O(log tile) + the look-back, per pass. Launches: 5 (1 histogram +
+// 4 passes; 1 up to one tile) against radix_sort_three_kernels's 12. Global traffic, counting
+// the keys: the histogram reads each key once (4 bytes), each pass reads and writes it once (8
+// bytes): 36 bytes, 9 accesses per element, as CUB's onesweep, against 48 bytes (12 accesses:
+// two reads and a write per pass) for radix_sort_three_kernels. Besides the keys, each tile
+// publishes its 256 descriptors twice and its look-back reads 256 or more: with 8-byte
+// descriptors, at least 6 KB per 4096 keys, 1.5 bytes per key per pass (twice that from N = 2^32
+// on), written and read back while L2 still holds them. The GB/s column counts 2 x 4 bytes per
+// key (a copy's bytes).
+//
+// Tile state: one descriptor per (tile, digit), at tile x 256 + digit, so that a tile's 256 are
+// contiguous and the 32 lanes of a warp publish or poll one 256-byte run. A count of digit d in a
+// prefix of tiles can reach N: below N = 2^32 it is 32-bit and the descriptor is tile_state.cuh's
+// PackedTileState64 (status, epoch and count in one 64-bit word, dense); from 2^32 on it is
+// 64-bit and the descriptor the PackedTileState128 pair (the count's halves in two words, each
+// with the whole tag; believed when the tags agree).
+// Memory model (tile_state.cuh): every descriptor word is published by atomic exchange and polled
+// with relaxed atomics: the count travels in the word of its flag, and a tile's output depends
+// only on its input and the words it read. The histogram's counts and each pass's input keys come
+// from earlier launches in the same stream: the kernel boundary orders them, no flag needed.
+// No clearing: the four passes share one region of descriptors, each pass with an epoch of its
+// own (RunEpochs, tile_state.cuh), so that a word left by the previous pass or run reads as not
+// yet published; and tile 0 of pass p, the only reader of row p of the histogram, sets it back to
+// zero for the next run. The contract is the tuned scan's: the workspace must be zero when first
+// allocated (the harness zeroes it once, outside timing), and every run leaves it ready for the
+// next; after 2^28 runs of a workspace (four epochs each) RunEpochs zeroes the region once.
+//
+// Forward progress: tile = blockIdx.x, as in the tuned scan (tuned_scan.cuh): a tile waits only on
+// tiles with smaller indices, relying on the hardware dispatching blocks in blockIdx.x order
+// (true of NVIDIA GPUs, relied on by CUB's scan; not a CUDA-language guarantee). CUB's onesweep
+// takes an atomic ticket instead. Inside a block the 256 walks of step 4 diverge, and each lane
+// spins on its own descriptor: independent thread scheduling (sm_70 on) lets the others go on.
+//
+// Constraints: int32 and float32 keys (-0.0 and +0.0 are equal keys, kept in input order, as in
+// CUB; the inputs have no NaN); any N: 32-bit counts below 2^32, 64-bit from there. --op sum
+// --inclusive only (the rows are labelled "sort ascending"). Tile = 256 threads (thread d owns
+// digit d in every per-digit step) x 16 keys; 26 KB of shared memory per block of a pass (the
+// sorted tile 16 KB, the warps' digit counters 8 KB, the digits' destinations 2 KB).
+//
+// In the charts (bench/applications.png): against cub_radix_sort (cub::DeviceRadixSort::SortKeys,
+// also onesweep) and radix_sort_three_kernels. Not yet measured: written without a GPU. What to
+// look for: a pass against a copy of the keys (memcpy of 8 bytes per key), its bound; whether
+// ranking is still the MIO-bound part (Nsight Compute: the MIO stall share, 22 of 35 cycles in
+// radix_sort_three_kernels's scatter, which ranked with __match_any_sync); the look-back's polls
+// (256 walks per tile); the histogram against one read of the keys; skewed keys (all of one digit:
+// every shared atomic of a warp on one counter); small N, the one-block path against CUB's.
+//
+// Run: make bin/radix_sort_onesweep && ./bin/radix_sort_onesweep 2^28
+#include <algorithm>
+#include <type_traits>
+
+#include "../blocks/block_scan.cuh"
+#include "../blocks/register_tile.cuh"
+#include "../blocks/warp_scan.cuh"
+#include "../harness/harness.cuh"
+#include "../single_pass/lookback.cuh"
+#include "../single_pass/tile_state.cuh"
+#include "applications.cuh"
+#include "radix_keys.cuh"
+
+namespace {
+
+using zoo::kRadixBuckets;
+using zoo::kWarpSize;
+
+constexpr int kThreads = 256;  // = kRadixBuckets: thread d owns digit d
+constexpr int kItems = 16;
+constexpr int kWarps = kThreads / kWarpSize;
+constexpr int kWarpKeys = kItems * kWarpSize;  // a warp's run of the tile
+constexpr std::int64_t kTile = kThreads * kItems;
+static_assert(kThreads == kRadixBuckets, "one thread per digit value");
+
+using BlockScan = zoo::WarpBlockScan<kThreads, zoo::ShuffleWarpScan>;
+
+// The descriptors: 32-bit counts in one packed word while every prefix fits, 64-bit counts in a
+// pair of words from N = 2^32 on. Dense (stride 1): a tile's 256 descriptors are contiguous.
+template <class Count>
+using State = std::conditional_t<sizeof(Count) == 4, zoo::PackedTileState64<Count, zoo::DescriptorSync::Relaxed, 1>,
+                                 zoo::PackedTileState128<Count, 1>>;
+template <class Count>
+using Descriptors = zoo::EpochTileState<State<Count>>;
+
+__device__ __forceinline__ std::int64_t descriptor(std::int64_t tile, int digit) {
+  return tile * kRadixBuckets + digit;
+}
+
+template <class T>
+__device__ __forceinline__ int digit_of(T key, int pass) {
+  return zoo::radix_digit(zoo::RadixKey<T>::ordered(key), pass);
+}
+
+// ---- 0. The histogram of all four digits ----
+
+// The histogram's tiles are read with 16-byte vectors: the order of the keys does not matter here.
+using HistogramTile = zoo::RegisterTile<kThreads, kItems>;
+
+// Adds the number of keys with each value of each digit to counts[pass * 256 + value]. The grid
+// strides over the tiles; a block's shared counters are 32-bit, enough for the N / blocks keys
+// it counts (the grid is every block that fits on the GPU at once).
+template <class T, class Count>
+__global__ void __launch_bounds__(kThreads)
+    onesweep_histogram_kernel(const T* keys, std::int64_t n, Count* counts) {
+  constexpr int kVector = HistogramTile::kVector<T>;
+  __shared__ std::uint32_t block_counts[zoo::kRadixPasses][kRadixBuckets];
+#pragma unroll
+  for (int pass = 0; pass < zoo::kRadixPasses; ++pass) block_counts[pass][threadIdx.x] = 0;
+  __syncthreads();
+  const std::int64_t tiles = zoo::ceil_div(n, kTile);
+  for (std::int64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+    const int valid = zoo::tile_extent(tile * kTile, n, kTile);
+    T items[kItems];
+    HistogramTile::load(keys + tile * kTile, valid, items, T());
+#pragma unroll
+    for (int k = 0; k < HistogramTile::kRounds<T>; ++k)
+#pragma unroll
+      for (int j = 0; j < kVector; ++j)
+        if (HistogramTile::offset<T>(k, j) < valid) {
+          const std::uint32_t ordered = zoo::RadixKey<T>::ordered(items[k * kVector + j]);
+#pragma unroll
+          for (int pass = 0; pass < zoo::kRadixPasses; ++pass)
+            atomicAdd(&block_counts[pass][zoo::radix_digit(ordered, pass)], 1u);
+        }
+  }
+  __syncthreads();
+#pragma unroll
+  for (int pass = 0; pass < zoo::kRadixPasses; ++pass)
+    if (const std::uint32_t count = block_counts[pass][threadIdx.x])
+      atomicAdd(&counts[pass * kRadixBuckets + threadIdx.x], Count(count));
+}
+
+// ---- The pieces of a tile's pass (steps 1-3), shared by the pass kernel and the one-block sort ----
+
+template <class T>
+struct TileShared {
+  // Per warp and digit value: the warp's count of it (count_digits), then where the warp's next
+  // key with it goes in `sorted` (rank_into_shared). Each warp writes its own row only.
+  std::uint32_t warp_digits[kWarps][kRadixBuckets];
+  T sorted[kTile];  // the tile, sorted by the pass's digit
+};
+
+// 1. keys[k] = the calling warp's key 32 k + lane of its run (at warp_keys), or T() from
+// warp_valid on.
+template <class T>
+__device__ void load_warp_run(const T* warp_keys, int warp_valid, T (&keys)[kItems]) {
+  const int lane = zoo::lane_id();
+#pragma unroll
+  for (int k = 0; k < kItems; ++k) {
+    const int i = k * kWarpSize + lane;
+    keys[k] = i < warp_valid ? warp_keys[i] : T();
+  }
+}
+
+// 2. Returns to thread d the tile's count of digit d; leaves each warp's counts in its row.
+template <class T>
+__device__ std::uint32_t count_digits(const T (&keys)[kItems], int warp_valid, int pass, TileShared<T>& shared) {
+  const int lane = zoo::lane_id(), warp = zoo::warp_id();
+#pragma unroll
+  for (int d = lane; d < kRadixBuckets; d += kWarpSize) shared.warp_digits[warp][d] = 0;
+  __syncwarp();  // the row is zero before any lane counts into it
+#pragma unroll
+  for (int k = 0; k < kItems; ++k)
+    if (k * kWarpSize + lane < warp_valid) atomicAdd(&shared.warp_digits[warp][digit_of(keys[k], pass)], 1u);
+  __syncthreads();
+  std::uint32_t count = 0;
+#pragma unroll
+  for (int w = 0; w < kWarps; ++w) count += shared.warp_digits[w][threadIdx.x];
+  return count;
+}
+
+// 3. Writes the tile's keys to shared.sorted, sorted by digit, stably (the keys' order is (warp,
+// round, lane)), and returns to thread d where digit d starts there. `count`: count_digits's.
+// The caller synchronizes before reading shared.sorted.
+template <class T>
+__device__ std::uint32_t rank_into_shared(const T (&keys)[kItems], int warp_valid, int pass, std::uint32_t count,
+                                          TileShared<T>& shared) {
+  // Thread d: where digit d starts in the sorted tile, and in it where each warp's keys of digit d
+  // start (after those of the warps before it).
+  std::uint32_t tile_keys;
+  const std::uint32_t digit_start = BlockScan::exclusive<std::uint32_t, zoo::Sum>(count, tile_keys);
+  std::uint32_t warp_start = digit_start;
+#pragma unroll
+  for (int w = 0; w < kWarps; ++w) {
+    const std::uint32_t warp_count = shared.warp_digits[w][threadIdx.x];
+    shared.warp_digits[w][threadIdx.x] = warp_start;
+    warp_start += warp_count;
+  }
+  __syncthreads();
+
+  // The ballot multisplit: round by round, each lane finds the lanes whose digit equals its own
+  // (peers), one ballot per digit bit; the lowest peer reads where the warp's next key of that
+  // digit goes and moves it on by the number of peers; each lane's rank is that place plus its
+  // peers in lower lanes. No barrier: each warp owns its row.
+  const int lane = zoo::lane_id(), warp = zoo::warp_id();
+  const unsigned lanes_below = (1u << lane) - 1u;
+#pragma unroll
+  for (int k = 0; k < kItems; ++k) {
+    if (k * kWarpSize >= warp_valid) break;  // the same for every lane of the warp
+    const bool valid = k * kWarpSize + lane < warp_valid;
+    const int digit = digit_of(keys[k], pass);
+    unsigned peers = __ballot_sync(zoo::kFullMask, valid);
+#pragma unroll
+    for (int bit = 0; bit < zoo::kRadixBits; ++bit) {
+      const bool set = (digit >> bit) & 1;
+      const unsigned lanes_set = __ballot_sync(zoo::kFullMask, set);
+      peers &= set ? lanes_set : ~lanes_set;
+    }
+    const int leader = valid ? __ffs(peers) - 1 : lane;
+    std::uint32_t place = 0;
+    if (valid && lane == leader) {
+      place = shared.warp_digits[warp][digit];
+      shared.warp_digits[warp][digit] = place + __popc(peers);
+    }
+    const std::uint32_t rank = __shfl_sync(zoo::kFullMask, place, leader) + __popc(peers & lanes_below);
+    if (valid) shared.sorted[rank] = keys[k];
+    __syncwarp();  // the next round's leader of a digit may be another lane
+  }
+  return digit_start;
+}
+
+// ---- One digit pass over the tiles (steps 1-5) ----
+
+// 4. Thread d: the number of keys of digit d before this tile, its global offset included: a walk
+// back over digit d's descriptors, one tile a step, adding AGGREGATE counts until an INCLUSIVE
+// one ends it (tile 0's always is). The block's 256 walks poll 256 neighbouring words a step. No
+// sleep before the first poll: ranking the tile stands between its publish and its look-back.
+template <class Count>
+__device__ Count look_back(const State<Count>& state, std::int64_t tile, int digit) {
+  Count before = 0;
+  for (std::int64_t earlier = tile - 1;; --earlier) {
+    zoo::TileView<Count> view = state.read(descriptor(earlier, digit));
+    while (view.status == zoo::kTileInvalid) {
+      zoo::LookbackBackoff::between_polls();
+      view = state.read(descriptor(earlier, digit));
+    }
+    before += view.value;
+    if (view.status == zoo::kTileInclusive) return before;
+  }
+}
+
+// Four blocks of a pass per SM: at most 64 registers per thread, which the pass fits without a
+// spill (left free, ptxas takes 78-80 and three blocks fit). A pass waits on its loads and its
+// look-back, and more warps hide more of that; to be measured against three.
+constexpr int kPassBlocksPerSM = 4;
+
+// Sorts the keys by digit `pass`, stably, from in to out. global_counts: row `pass` of the
+// histogram (tile 0 turns it into the global offsets and sets it back to zero).
+template <class T, class Count>
+__global__ void __launch_bounds__(kThreads, kPassBlocksPerSM)
+    onesweep_pass_kernel(const T* in, T* out, std::int64_t n, int pass, Count* global_counts, State<Count> state) {
+  __shared__ TileShared<T> shared;
+  // Per digit d: where the sorted tile's slot 0 would go if it held digit d, so that the key of
+  // digit d in slot i goes to destination[d] + i.
+  __shared__ std::int64_t destination[kRadixBuckets];
+  const std::int64_t tile = blockIdx.x;
+  // Test-only (--inject-hang): tile 0 never publishes, so the first pass waits forever.
+  if (tile == zoo::g_silent_tile) return;
+  const int digit = threadIdx.x;
+  const std::int64_t begin = tile * kTile;
+  const int valid = zoo::tile_extent(begin, n, kTile);
+  const int warp_valid = valid - zoo::warp_id() * kWarpKeys;
+
+  // 1. Load.
+  T keys[kItems];
+  load_warp_run(in + begin + zoo::warp_id() * kWarpKeys, warp_valid, keys);
+
+  // 2. Count the tile's digits and publish them: AGGREGATE, or tile 0's INCLUSIVE after the
+  // virtual tile -1 (the global offsets).
+  const std::uint32_t count = count_digits(keys, warp_valid, pass, shared);
+  Count before_tile = 0;
+  if (tile == 0) {
+    Count all_keys;
+    before_tile = BlockScan::exclusive<Count, zoo::Sum>(global_counts[digit], all_keys);
+    global_counts[digit] = 0;  // ready for the next run's histogram
+    state.publish(descriptor(0, digit), zoo::kTileInclusive, before_tile + count);
+  } else {
+    state.publish(descriptor(tile, digit), zoo::kTileAggregate, Count(count));
+  }
+
+  // 3. Rank: the tile, sorted by digit, in shared memory.
+  const std::uint32_t digit_start = rank_into_shared(keys, warp_valid, pass, count, shared);
+
+  // 4. Look back for the keys of each digit before this tile; publish INCLUSIVE.
+  if (tile > 0) {
+    before_tile = look_back<Count>(state, tile, digit);
+    state.publish(descriptor(tile, digit), zoo::kTileInclusive, before_tile + count);
+  }
+  destination[digit] = static_cast<std::int64_t>(before_tile) - digit_start;
+  __syncthreads();  // the sorted tile and every digit's destination are complete
+
+  // 5. Scatter: runs of one digit to consecutive addresses.
+#pragma unroll
+  for (int k = 0; k < kItems; ++k) {
+    const int i = k * kThreads + threadIdx.x;
+    if (i < valid) {
+      const T key = shared.sorted[i];
+      out[destination[digit_of(key, pass)] + i] = key;
+    }
+  }
+}
+
+// ---- Small N: the whole sort in one block ----
+
+// n <= kTile keys: the four passes of steps 1-3 on one tile, each pass's sorted tile (in shared
+// memory) the next pass's input, then out. A grid of one block: it may take every register it
+// wants (68; held to 64, as in a pass, it spilled).
+template <class T>
+__global__ void __launch_bounds__(kThreads, 1) onesweep_one_block_kernel(const T* in, T* out, int n) {
+  __shared__ TileShared<T> shared;
+  const int warp_begin = zoo::warp_id() * kWarpKeys;
+  const int warp_valid = n - warp_begin;
+  T keys[kItems];
+  load_warp_run(in + warp_begin, warp_valid, keys);
+  for (int pass = 0; pass < zoo::kRadixPasses; ++pass) {
+    const std::uint32_t count = count_digits(keys, warp_valid, pass, shared);
+    rank_into_shared(keys, warp_valid, pass, count, shared);
+    __syncthreads();  // the tile sorted by this digit is complete
+    // The next pass's barriers come before its ranking writes `sorted` again.
+    load_warp_run(shared.sorted + warp_begin, warp_valid, keys);
+  }
+  const int lane = zoo::lane_id();
+#pragma unroll
+  for (int k = 0; k < kItems; ++k)
+    if (k * kWarpSize + lane < warp_valid) out[warp_begin + k * kWarpSize + lane] = keys[k];
+}
+
+struct RadixSortOnesweep : zoo::VariantDefaults {
+  template <class T, class Op>
+  using Problem = zoo::SortProblem<T, Op>;
+  static constexpr std::int64_t kTileItems = kTile;
+  static constexpr bool kHasSilentTile = true;
+  static_assert(zoo::kRadixPasses % 2 == 0, "the passes ping-pong: an even number ends in the output");
+
+  // Up to one tile, the one-block sort (why one tile: the header, "Small N").
+  static bool one_block(std::int64_t n) { return n <= kTile; }
+  // Prefix counts reach N: 64-bit once N passes 2^32 - 1.
+  static bool wide_counts(std::int64_t n) { return n > std::int64_t(UINT32_MAX); }
+
+  // The workspace: the ping-pong copy of the keys, the histogram (4 rows of 256 counts) and the
+  // descriptor region (tiles x 256 descriptors, shared by the passes).
+  template <class T, class Count>
+  struct Layout {
+    T* keys = nullptr;
+    Count* counts = nullptr;
+    zoo::Workspace descriptors;
+  };
+  template <class T, class Count>
+  static Layout<T, Count> layout(zoo::WorkspaceCarver& carver, std::int64_t n) {
+    Layout<T, Count> layout;
+    layout.keys = carver.take<T>(static_cast<std::size_t>(n));
+    layout.counts = carver.take<Count>(zoo::kRadixPasses * kRadixBuckets);
+    layout.descriptors.bytes = Descriptors<Count>::workspace_bytes(zoo::ceil_div(n, kTile) * kRadixBuckets);
+    layout.descriptors.data = carver.take<char>(layout.descriptors.bytes);
+    return layout;
+  }
+
+  template <class T, class Op>
+  static std::size_t workspace_bytes(std::int64_t n) {
+    if (one_block(n)) return 0;
+    return zoo::bytes_of_layout([&](zoo::WorkspaceCarver& counter) {
+      if (wide_counts(n)) layout<T, unsigned long long>(counter, n);
+      else layout<T, std::uint32_t>(counter, n);
+    });
+  }
+
+  // The histogram's grid: every block that fits on the GPU at once (each strides over the
+  // tiles), so that its global atomics (up to 1024 per block) do not grow with N. Queried once,
+  // in the first (verified, untimed) run.
+  template <class T, class Count>
+  static unsigned histogram_blocks(std::int64_t tiles) {
+    static const int resident = [] {
+      int device = 0, sms = 0, per_sm = 0;
+      ZOO_CUDA(cudaGetDevice(&device));
+      ZOO_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+      ZOO_CUDA(
+          cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, onesweep_histogram_kernel<T, Count>, kThreads, 0));
+      return sms * per_sm;
+    }();
+    return static_cast<unsigned>(std::min<std::int64_t>(tiles, resident));
+  }
+
+  template <class T, class Count>
+  static void sort(const T* in, T* out, std::int64_t n, zoo::Workspace workspace, cudaStream_t stream) {
+    zoo::WorkspaceCarver carver(workspace.data);
+    const Layout<T, Count> buffers = layout<T, Count>(carver, n);
+    const std::int64_t tiles = zoo::ceil_div(n, kTile);
+    onesweep_histogram_kernel<T, Count>
+        <<<histogram_blocks<T, Count>(tiles), kThreads, 0, stream>>>(in, n, buffers.counts);
+    ZOO_CHECK_LAUNCH();
+    const T* from = in;
+    for (int pass = 0; pass < zoo::kRadixPasses; ++pass) {
+      T* to = pass % 2 == 0 ? buffers.keys : out;
+      // A new epoch for every pass: what the previous pass or run left reads as not yet published.
+      const State<Count> state = Descriptors<Count>::for_run(buffers.descriptors, tiles * kRadixBuckets,
+                                                             zoo::RunEpochs::next(buffers.descriptors, stream));
+      onesweep_pass_kernel<T, Count><<<static_cast<unsigned>(tiles), kThreads, 0, stream>>>(
+          from, to, n, pass, buffers.counts + pass * kRadixBuckets, state);
+      ZOO_CHECK_LAUNCH();
+      from = to;
+    }
+  }
+
+  template <class T>
+  static void run(const T* in, T* out, std::int64_t n, zoo::Workspace workspace, cudaStream_t stream) {
+    if (one_block(n)) {
+      onesweep_one_block_kernel<T><<<1, kThreads, 0, stream>>>(in, out, static_cast<int>(n));
+      ZOO_CHECK_LAUNCH();
+    } else if (wide_counts(n)) {
+      sort<T, unsigned long long>(in, out, n, workspace, stream);
+    } else {
+      sort<T, std::uint32_t>(in, out, n, workspace, stream);
+    }
+  }
+};
+
+}  // namespace
+
+ZOO_MAIN(RadixSortOnesweep)
