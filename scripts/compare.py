@@ -21,7 +21,6 @@ Exit codes: 0 compared (whatever the verdicts); 1 a table cannot be read; 2 a us
 """
 import argparse
 import math
-import re
 import sys
 from pathlib import Path
 
@@ -29,28 +28,18 @@ import numpy as np
 import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from sizes import parse_sizes  # noqa: E402
 from timing_table import load  # noqa: E402
 
 KEY = ["variant", "type", "op", "mode", "n"]
 
 
-def parse_size(text):
-    """N as bench.sh and the binaries write it: 1000, 64K, 16M, 1G, 2^20, each +/- an offset."""
-    match = re.fullmatch(r"(\d+)([KMG]?|\^\d+)([+-]\d+)?", text.strip())
-    if not match:
-        raise argparse.ArgumentTypeError(f"bad size '{text}' (expected e.g. 1048576, 1M, 2^20 or 2^24+1)")
-    base, scale, offset = match.groups()
-    if scale.startswith("^"):
-        if base != "2":
-            raise argparse.ArgumentTypeError(f"bad size '{text}': powers must be 2^k")
-        value = 2 ** int(scale[1:])
-    else:
-        value = int(base) * {"": 1, "K": 2**10, "M": 2**20, "G": 2**30}[scale]
-    return value + int(offset or 0)
-
-
 def size_list(text):
-    return [parse_size(item) for item in text.split(",")]
+    """--sizes: the binaries' syntax (scripts/sizes.py), its errors as argparse's."""
+    try:
+        return parse_sizes(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from error
 
 
 def size_label(n):

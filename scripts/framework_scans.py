@@ -63,6 +63,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from sizes import parse_sizes, split_list  # noqa: E402  (the binaries' N syntax)
 from timing_table import COLUMNS  # noqa: E402  (the row schema, one list for every script)
 
 VARIANTS = ("torch_cumsum", "cupy_cumsum")
@@ -80,64 +81,6 @@ MIN_REPS, MAX_REPS, AUTO_BUDGET_S, HOT_GROUP = 10, 300, 0.25, 10
 NOISY_MEDIAN_OVER_MIN, NOISY_REMEASURES = 1.5, 2
 MIN_FLUSH_BYTES = 32 << 20
 POISON_BYTE = 0xA5
-
-
-# ---------------------------------------------------------------------------------------------
-# Sizes: the binaries' N syntax (src/harness/cli.hpp, parse_size).
-# ---------------------------------------------------------------------------------------------
-MAX_SIZE = 1 << 62
-
-
-def _count(text, whole):
-    if not text.isdigit() or not text.isascii():
-        raise ValueError(f"bad N '{whole}': expected a non-negative integer such as 1048576, 1M or 2^20")
-    value = int(text)
-    if value > MAX_SIZE:
-        raise ValueError(f"N '{whole}' is too large")
-    return value
-
-
-def _size_term(term, whole):
-    if "^" in term:
-        base, exponent = term.split("^", 1)
-        base, exponent = _count(base, whole), _count(exponent, whole)
-        if base != 2 or exponent > 62:
-            raise ValueError(f"bad N '{whole}': powers must be 2^k with k <= 62")
-        return 1 << exponent
-    shift = {"k": 10, "m": 20, "g": 30}.get(term[-1:].lower(), 0)
-    value = _count(term[:-1] if shift else term, whole)
-    if value > MAX_SIZE >> shift:
-        raise ValueError(f"N '{whole}' is too large")
-    return value << shift
-
-
-def parse_size(text):
-    """One N: 123, 64K, 16M, 1G, 2^20, each optionally followed by +OFFSET or -OFFSET."""
-    if text.startswith("-"):
-        raise ValueError(f"bad N '{text}': N must not be negative")
-    sign = next((i for i, c in enumerate(text) if c in "+-" and i > 0), None)
-    value = _size_term(text if sign is None else text[:sign], text)
-    if sign is None:
-        return value
-    offset = _count(text[sign + 1:], text)
-    if text[sign] == "+":
-        if value > MAX_SIZE - offset:
-            raise ValueError(f"N '{text}' is too large")
-        return value + offset
-    if offset > value:
-        raise ValueError(f"bad N '{text}': N must not be negative")
-    return value - offset
-
-
-def split_list(text, what):
-    items = text.split(",")
-    if any(not item for item in items):
-        raise ValueError(f"empty item in the {what} list '{text}'")
-    return items
-
-
-def parse_sizes(text):
-    return [parse_size(item) for item in split_list(text, "N")]
 
 
 # ---------------------------------------------------------------------------------------------

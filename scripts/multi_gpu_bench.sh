@@ -34,13 +34,14 @@ if [ -z "$gpus" ]; then
   gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU') || true
   [ "${gpus:-0}" -ge 1 ] || { echo "multi_gpu_bench.sh: no GPU visible" >&2; exit 4; }
 fi
-# Global sizes: G x each per-GPU size, as plain integers.
-sizes=$(python3 - "$per_gpu" "$gpus" <<'PY'
-import re, sys
-def size(text):
-    m = re.fullmatch(r"2\^(\d+)", text)
-    return 2 ** int(m.group(1)) if m else int(text)
-print(",".join(str(size(s) * int(sys.argv[2])) for s in sys.argv[1].split(",")))
+# Global sizes: G x each per-GPU size (the binaries' syntax, scripts/sizes.py), as plain integers.
+sizes=$(PYTHONPATH="$root/scripts" python3 - "$per_gpu" "$gpus" <<'PY'
+import sys
+from sizes import parse_sizes
+try:
+    print(",".join(str(n * int(sys.argv[2])) for n in parse_sizes(sys.argv[1])))
+except ValueError as error:
+    sys.exit(f"multi_gpu_bench.sh: --per-gpu: {error}")
 PY
 ) || exit 2
 if [ -z "$out" ]; then

@@ -23,6 +23,7 @@ import pytest
 from conftest import BIN, MODES, OPS, ROOT, ROW_FIELDS, parse_rows, run
 
 import framework_scans as fs  # scripts/ is on sys.path (conftest)
+import sizes as size_syntax  # the Python side of the binaries' N syntax (scripts/sizes.py)
 
 SCRIPT = ROOT / "scripts" / "framework_scans.py"
 ALL_TYPES = ["int32", "float32", "int64", "uint32", "uint64", "float64"]
@@ -46,7 +47,7 @@ def test_sizes_parse_as_the_binaries_parse(sizes):
         pytest.skip("bin/memcpy_baseline not built (make)")
     result = run([BIN / "memcpy_baseline", sizes, "--in-place"])
     assert result.returncode == 3, result.stderr
-    assert fs.parse_sizes(sizes) == [int(row["n"]) for row in parse_rows(result.stdout)]
+    assert size_syntax.parse_sizes(sizes) == [int(row["n"]) for row in parse_rows(result.stdout)]
 
 
 @pytest.mark.parametrize("sizes, message", [
@@ -57,7 +58,7 @@ def test_sizes_parse_as_the_binaries_parse(sizes):
 def test_bad_sizes_are_refused_like_the_binaries_refuse_them(sizes, message):
     """The same refusal, word for word, as the binaries' (exit 2)."""
     with pytest.raises(ValueError, match=re.escape(message)) as refusal:
-        fs.parse_sizes(sizes)
+        size_syntax.parse_sizes(sizes)
     if (BIN / "memcpy_baseline").exists():
         result = run([BIN / "memcpy_baseline", sizes, "--in-place"])
         assert result.returncode == 2 and f"error: {refusal.value}" in result.stderr, result.stderr
