@@ -293,14 +293,17 @@ constexpr int kPassBlocksPerSM = 4;
 // histogram (tile 0 turns it into the global offsets and sets it back to zero).
 template <class T, class Count>
 __global__ void __launch_bounds__(kThreads, kPassBlocksPerSM)
-    onesweep_pass_kernel(const T* in, T* out, std::int64_t n, int pass, Count* global_counts, State<Count> state) {
+    onesweep_pass_kernel(const T* in, T* out, std::int64_t n, int pass, Count* global_counts, State<Count> state,
+                         std::int64_t silent_tile) {
   __shared__ TileShared<T> shared;
   // Per digit d: where the sorted tile's slot 0 would go if it held digit d, so that the key of
   // digit d in slot i goes to destination[d] + i.
   __shared__ std::int64_t destination[kRadixBuckets];
   const std::int64_t tile = blockIdx.x;
-  // Test-only (--inject-hang): tile 0 never publishes, so the first pass waits forever.
-  if (tile == zoo::g_silent_tile) return;
+  // Test-only (--inject-hang): tile 0 never publishes, so the first pass waits forever. A launch
+  // argument, as in the tuned scan: read from __constant__ memory it would be a cold load in
+  // front of every block's first (bench/NOTES.md, "A test hook must cost nothing").
+  if (tile == silent_tile) return;
   const int digit = threadIdx.x;
   const std::int64_t begin = tile * kTile;
   const int valid = zoo::tile_extent(begin, n, kTile);
@@ -440,7 +443,7 @@ struct RadixSortOnesweep : zoo::VariantDefaults {
       const State<Count> state = Descriptors<Count>::for_run(buffers.descriptors, tiles * kRadixBuckets,
                                                              zoo::RunEpochs::next(buffers.descriptors, stream));
       onesweep_pass_kernel<T, Count><<<static_cast<unsigned>(tiles), kThreads, 0, stream>>>(
-          from, to, n, pass, buffers.counts + pass * kRadixBuckets, state);
+          from, to, n, pass, buffers.counts + pass * kRadixBuckets, state, zoo::g_silent_tile_argument);
       ZOO_CHECK_LAUNCH();
       from = to;
     }
