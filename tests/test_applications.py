@@ -107,13 +107,13 @@ def test_radix_sort_three_kernels_refuses_sizes_beyond_its_offsets(gpu):
 
 # The sorts' own edges, checked bit for bit against the stable CPU reference by the harness:
 # nothing, one key, the tile's edges, which are also radix_sort_onesweep's one-block threshold
-# (one block sorts N <= one tile, radix_sort_onesweep.cu), two tiles and a size of many tiles
-# with a partial last one.
+# (one block sorts N <= one tile, radix_sort_onesweep.cu), two tiles, sizes of many tiles with a
+# partial last one, below and above radix_sort_onesweep's switch to larger tiles (2^21).
 @pytest.mark.parametrize("variant", SORT)
 def test_sort_at_its_edge_sizes(gpu, seed, variant):
     one_block = tile_items("radix_sort_onesweep")
     sizes = sorted({0, 1, 2**12 - 1, 2**12, 2**12 + 1, one_block - 1, one_block, one_block + 1, 2 * one_block + 1,
-                    2**20 + 3})
+                    2**20 + 3, 2**21 - 1, 2**21, 2**21 + 5})
     result = run([BIN / variant, ",".join(map(str, sizes)), "--type", ",".join(TYPES), "--check-only",
                   "--seed", seed])
     rows = parse_rows(result.stdout)
@@ -153,6 +153,16 @@ def test_sort_of_skewed_keys(gpu, tmp_path, variant):
     (tmp_path / "in.bin").write_bytes(ints.tobytes())
     result = run([BIN / variant, "--input", tmp_path / "in.bin", "--type", "int32", "--check-only"])
     assert result.returncode == 0, f"int32, all 7: {result.stderr}"
+    # The largest and smallest keys only: the largest has every digit 255, as the padding that
+    # radix_sort_onesweep puts past a partial last tile (which must stay out of the output).
+    for n in (one_block + 1, 2**21 + 5):
+        extremes = np.where(rng.random(n) < 0.5, np.iinfo(np.int32).max, np.iinfo(np.int32).min).astype(np.int32)
+        (tmp_path / "in.bin").write_bytes(extremes.tobytes())
+        result = run([BIN / variant, "--input", tmp_path / "in.bin", "--type", "int32", "--output",
+                      tmp_path / "out.bin", "--check-only"])
+        assert result.returncode == 0, f"int32 extremes, n={n}: {result.stderr}"
+        got = np.frombuffer((tmp_path / "out.bin").read_bytes(), dtype=np.int32)
+        assert np.array_equal(got, np.sort(extremes)), f"int32 extremes, n={n}"
 
 
 def available_host_bytes():

@@ -13,10 +13,14 @@
 // scatter kernel. The kernels, in order:
 //   0. histogram (1 launch): each block counts the four digits of its tiles' keys in shared
 //      memory, then adds its counts to a global 4 x 256 table with atomics.
-//   One launch per digit pass p (tile = blockIdx.x, 256 threads x 16 keys; onesweep_pass_kernel):
+//   One launch per digit pass p (tile = blockIdx.x, 256 threads x 16 keys below 2^21 keys, x 24
+//   from there; onesweep_pass_kernel):
 //   1. load: the tile's keys into registers, warp by warp: warp w owns the tile's keys
-//      512 w .. 512 w + 511, and in round k lane l holds its key 32 k + l (one 128-byte load a
-//      round), so that (warp, round, lane) is the input order;
+//      32 I w .. 32 I (w + 1) - 1 (I keys a thread), and in round k lane l holds its key 32 k + l
+//      (one 128-byte load a round), so that (warp, round, lane) is the input order; a last,
+//      partial tile is padded with a key whose every digit is 255, which ranks into the tile's
+//      last slots and is never written out, so that no step but the load and the scatter tests
+//      bounds;
 //   2. count and publish: each warp counts its keys' digits in its own row of shared counters;
 //      thread d sums digit d's column and publishes the tile's count of digit d as AGGREGATE at
 //      once, so that later tiles can look back past this one while it ranks. Tile 0 publishes
@@ -38,12 +42,12 @@
 // The passes ping-pong: in -> workspace -> out -> workspace -> out.
 // Small N, at most one tile (onesweep_one_block_kernel): one block runs steps 1-3 four times on
 // the keys in registers and shared memory and writes them out once: 1 launch, no histogram, no
-// descriptors. The threshold is reasoned, not measured (to be tuned on the GPU): one tile has
-// no work across tiles at all, and one launch replaces five; CUB's own one-block sort takes
-// 12.7 us at 2^12 on the H100 where its multi-kernel path takes 46.5 us at 2^13. At two tiles
-// the estimate is even (a block sorting 8192 keys, about twice the one-tile time, against five
-// short launches), so the path stops at one tile, which is also where the harness's
-// --inject-hang expects the protocol across tiles (a size above kTileItems).
+// descriptors. One tile (4096 keys) has no work across tiles at all, and one launch replaces
+// five: on the H100 it sorts 2^10 keys in 14.7 us and 2^12 in 15.4 (CUB's one-block sort: 11.7
+// and 12.8), where five launches take 31.8 us at 2^13 (CUB's multi-kernel path: 46.6). Two tiles
+// in one block would take about twice the one-tile time, as long as the five launches, so the
+// path stops at one tile, which is also where the harness's --inject-hang expects the protocol
+// across tiles (a size above kTileItems).
 //
 // Work: O(N) per pass; depth: O(log tile) + the look-back, per pass. Launches: 5 (1 histogram +
 // 4 passes; 1 up to one tile) against radix_sort_three_kernels's 12. Global traffic, counting
@@ -51,8 +55,8 @@
 // bytes): 36 bytes, 9 accesses per element, as CUB's onesweep, against 48 bytes (12 accesses:
 // two reads and a write per pass) for radix_sort_three_kernels. Besides the keys, each tile
 // publishes its 256 descriptors twice and its look-back reads 256 or more: with 8-byte
-// descriptors, at least 6 KB per 4096 keys, 1.5 bytes per key per pass (twice that from N = 2^32
-// on), written and read back while L2 still holds them. The GB/s column counts 2 x 4 bytes per
+// descriptors, at least 6 KB per tile, 1.5 bytes per key per pass with 4096-key tiles, 1 with
+// 6144 (twice that from N = 2^32 on), written and read back while L2 still holds them. The GB/s column counts 2 x 4 bytes per
 // key (a copy's bytes).
 //
 // Tile state: one descriptor per (tile, digit), at tile x 256 + digit, so that a tile's 256 are
@@ -81,16 +85,19 @@
 // Constraints: int32 and float32 keys (-0.0 and +0.0 are equal keys, kept in input order, as in
 // CUB; the inputs have no NaN); any N: 32-bit counts below 2^32, 64-bit from there. --op sum
 // --inclusive only (the rows are labelled "sort ascending"). Tile = 256 threads (thread d owns
-// digit d in every per-digit step) x 16 keys; 26 KB of shared memory per block of a pass (the
-// sorted tile 16 KB, the warps' digit counters 8 KB, the digits' destinations 2 KB).
+// digit d in every per-digit step) x 16 or 24 keys (TileShape); 26 or 34 KB of shared memory per
+// block of a pass (the sorted tile 16 or 24 KB, the warps' digit counters 8 KB, the digits'
+// destinations 2 KB).
 //
 // In the charts (bench/applications.png): against cub_radix_sort (cub::DeviceRadixSort::SortKeys,
-// also onesweep) and radix_sort_three_kernels. Not yet measured: written without a GPU. What to
-// look for: a pass against a copy of the keys (memcpy of 8 bytes per key), its bound; whether
-// ranking is still the MIO-bound part (Nsight Compute: the MIO stall share, 22 of 35 cycles in
-// radix_sort_three_kernels's scatter, which ranked with __match_any_sync); the look-back's polls
-// (256 walks per tile); the histogram against one read of the keys; skewed keys (all of one digit:
-// every shared atomic of a warp on one counter); small N, the one-block path against CUB's.
+// also onesweep) and radix_sort_three_kernels. Measured (bench/NOTES.md, "Onesweep, first
+// measurements"): faster than CUB from 2^13 to 2^22 keys on the H100 and the H200, within 1.26x
+// at 2^10-2^12 (the one-block path), 1.13x to 1.28x from 2^24 to 2^30. A pass is bound by its
+// instructions, not by memory (Nsight Compute at 2^24: SM throughput 78%, DRAM 17%): it issues
+// 1.5x CUB's, half of them in the ballot ranking. What to look for: a pass against a copy of the
+// keys (memcpy of 8 bytes per key), its bound; the ranking's instructions; the look-back's polls
+// (256 walks per tile); the histogram against one read of the keys; skewed keys (all of one
+// digit: every shared atomic of a warp on one counter); small N, the one-block path against CUB's.
 //
 // Run: make bin/radix_sort_onesweep && ./bin/radix_sort_onesweep 2^28
 #include <algorithm>
@@ -111,11 +118,26 @@ using zoo::kRadixBuckets;
 using zoo::kWarpSize;
 
 constexpr int kThreads = 256;  // = kRadixBuckets: thread d owns digit d
-constexpr int kItems = 16;
 constexpr int kWarps = kThreads / kWarpSize;
-constexpr int kWarpKeys = kItems * kWarpSize;  // a warp's run of the tile
-constexpr std::int64_t kTile = kThreads * kItems;
 static_assert(kThreads == kRadixBuckets, "one thread per digit value");
+
+// A tile of a digit pass: kThreads x Items keys, BlocksPerSM blocks of it resident per SM (the
+// register budget of __launch_bounds__). Two shapes, chosen by N (RadixSortOnesweep::sort):
+// bigger tiles mean fewer descriptors and look-backs per key, smaller ones more tiles to spread
+// over the SMs. Measured on the H100 (bench/NOTES.md, "Onesweep, first measurements"): 24 keys
+// a thread took 0.93x the time of 16 at 2^22 and 2^24 and 0.89x at 2^28, but 1.09x at 2^20.
+template <int Items, int BlocksPerSM>
+struct TileShape {
+  static constexpr int kItems = Items;
+  static constexpr int kBlocksPerSM = BlocksPerSM;
+  static constexpr int kWarpKeys = Items * kWarpSize;  // a warp's run of the tile
+  static constexpr std::int64_t kTile = std::int64_t(kThreads) * Items;
+};
+// Up to kLargeTilesFrom keys, and the one-block sort.
+using SmallTiles = TileShape<16, 4>;
+// From kLargeTilesFrom keys on: 3 blocks per SM, since 24 keys take more than 64 registers.
+using LargeTiles = TileShape<24, 3>;
+constexpr std::int64_t kLargeTilesFrom = std::int64_t(1) << 21;
 
 using BlockScan = zoo::WarpBlockScan<kThreads, zoo::ShuffleWarpScan>;
 
@@ -139,7 +161,8 @@ __device__ __forceinline__ int digit_of(T key, int pass) {
 // ---- 0. The histogram of all four digits ----
 
 // The histogram's tiles are read with 16-byte vectors: the order of the keys does not matter here.
-using HistogramTile = zoo::RegisterTile<kThreads, kItems>;
+using HistogramTile = zoo::RegisterTile<kThreads, 16>;
+constexpr std::int64_t kHistogramTile = kThreads * 16;
 
 // Adds the number of keys with each value of each digit to counts[pass * 256 + value]. The grid
 // strides over the tiles; a block's shared counters are 32-bit, enough for the N / blocks keys
@@ -152,11 +175,11 @@ __global__ void __launch_bounds__(kThreads)
 #pragma unroll
   for (int pass = 0; pass < zoo::kRadixPasses; ++pass) block_counts[pass][threadIdx.x] = 0;
   __syncthreads();
-  const std::int64_t tiles = zoo::ceil_div(n, kTile);
+  const std::int64_t tiles = zoo::ceil_div(n, kHistogramTile);
   for (std::int64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-    const int valid = zoo::tile_extent(tile * kTile, n, kTile);
-    T items[kItems];
-    HistogramTile::load(keys + tile * kTile, valid, items, T());
+    const int valid = zoo::tile_extent(tile * kHistogramTile, n, kHistogramTile);
+    T items[16];
+    HistogramTile::load(keys + tile * kHistogramTile, valid, items, T());
 #pragma unroll
     for (int k = 0; k < HistogramTile::kRounds<T>; ++k)
 #pragma unroll
@@ -177,36 +200,50 @@ __global__ void __launch_bounds__(kThreads)
 
 // ---- The pieces of a tile's pass (steps 1-3), shared by the pass kernel and the one-block sort ----
 
+// Every tile is ranked as a whole one: the slots past the keys (the last tile's, the one-block
+// sort's) hold a padding key whose every digit is 255, so that the pieces below need no bounds
+// test. Being of the last digit and after every key in the tile's order, the padding ranks into
+// the last slots of the sorted tile, never scattered; only digit 255's published count leaves
+// it out (pass_tile).
 template <class T>
+__device__ __forceinline__ T padding_key() {
+  const std::uint32_t bits = 0x7FFFFFFFu;  // RadixKey<T>::ordered(padding) = 0xFFFFFFFF, int32 and float32
+  T key;
+  memcpy(&key, &bits, sizeof key);
+  return key;
+}
+
+template <class Shape, class T>
 struct TileShared {
   // Per warp and digit value: the warp's count of it (count_digits), then where the warp's next
   // key with it goes in `sorted` (rank_into_shared). Each warp writes its own row only.
   std::uint32_t warp_digits[kWarps][kRadixBuckets];
-  T sorted[kTile];  // the tile, sorted by the pass's digit
+  T sorted[Shape::kTile];  // the tile, sorted by the pass's digit
 };
 
-// 1. keys[k] = the calling warp's key 32 k + lane of its run (at warp_keys), or T() from
-// warp_valid on.
-template <class T>
-__device__ void load_warp_run(const T* warp_keys, int warp_valid, T (&keys)[kItems]) {
+// 1. keys[k] = the calling warp's key 32 k + lane of its run (at warp_keys), or the padding key
+// from warp_valid on (which may be 0 or less: a warp with no keys).
+template <class Shape, class T>
+__device__ void load_warp_run(const T* warp_keys, int warp_valid, T (&keys)[Shape::kItems]) {
   const int lane = zoo::lane_id();
 #pragma unroll
-  for (int k = 0; k < kItems; ++k) {
+  for (int k = 0; k < Shape::kItems; ++k) {
     const int i = k * kWarpSize + lane;
-    keys[k] = i < warp_valid ? warp_keys[i] : T();
+    keys[k] = i < warp_valid ? warp_keys[i] : padding_key<T>();
   }
 }
 
-// 2. Returns to thread d the tile's count of digit d; leaves each warp's counts in its row.
-template <class T>
-__device__ std::uint32_t count_digits(const T (&keys)[kItems], int warp_valid, int pass, TileShared<T>& shared) {
+// 2. Returns to thread d the tile's count of digit d, padding included; leaves each warp's
+// counts in its row.
+template <class Shape, class T>
+__device__ std::uint32_t count_digits(const T (&keys)[Shape::kItems], int pass, TileShared<Shape, T>& shared) {
   const int lane = zoo::lane_id(), warp = zoo::warp_id();
 #pragma unroll
   for (int d = lane; d < kRadixBuckets; d += kWarpSize) shared.warp_digits[warp][d] = 0;
   __syncwarp();  // the row is zero before any lane counts into it
 #pragma unroll
-  for (int k = 0; k < kItems; ++k)
-    if (k * kWarpSize + lane < warp_valid) atomicAdd(&shared.warp_digits[warp][digit_of(keys[k], pass)], 1u);
+  for (int k = 0; k < Shape::kItems; ++k)
+    atomicAdd(&shared.warp_digits[warp][digit_of(keys[k], pass)], 1u);
   __syncthreads();
   std::uint32_t count = 0;
 #pragma unroll
@@ -217,9 +254,9 @@ __device__ std::uint32_t count_digits(const T (&keys)[kItems], int warp_valid, i
 // 3. Writes the tile's keys to shared.sorted, sorted by digit, stably (the keys' order is (warp,
 // round, lane)), and returns to thread d where digit d starts there. `count`: count_digits's.
 // The caller synchronizes before reading shared.sorted.
-template <class T>
-__device__ std::uint32_t rank_into_shared(const T (&keys)[kItems], int warp_valid, int pass, std::uint32_t count,
-                                          TileShared<T>& shared) {
+template <class Shape, class T>
+__device__ std::uint32_t rank_into_shared(const T (&keys)[Shape::kItems], int pass, std::uint32_t count,
+                                          TileShared<Shape, T>& shared) {
   // Thread d: where digit d starts in the sorted tile, and in it where each warp's keys of digit d
   // start (after those of the warps before it).
   std::uint32_t tile_keys;
@@ -240,25 +277,23 @@ __device__ std::uint32_t rank_into_shared(const T (&keys)[kItems], int warp_vali
   const int lane = zoo::lane_id(), warp = zoo::warp_id();
   const unsigned lanes_below = (1u << lane) - 1u;
 #pragma unroll
-  for (int k = 0; k < kItems; ++k) {
-    if (k * kWarpSize >= warp_valid) break;  // the same for every lane of the warp
-    const bool valid = k * kWarpSize + lane < warp_valid;
+  for (int k = 0; k < Shape::kItems; ++k) {
     const int digit = digit_of(keys[k], pass);
-    unsigned peers = __ballot_sync(zoo::kFullMask, valid);
+    unsigned peers = zoo::kFullMask;
 #pragma unroll
     for (int bit = 0; bit < zoo::kRadixBits; ++bit) {
       const bool set = (digit >> bit) & 1;
       const unsigned lanes_set = __ballot_sync(zoo::kFullMask, set);
       peers &= set ? lanes_set : ~lanes_set;
     }
-    const int leader = valid ? __ffs(peers) - 1 : lane;
+    const int leader = __ffs(peers) - 1;
     std::uint32_t place = 0;
-    if (valid && lane == leader) {
+    if (lane == leader) {
       place = shared.warp_digits[warp][digit];
       shared.warp_digits[warp][digit] = place + __popc(peers);
     }
     const std::uint32_t rank = __shfl_sync(zoo::kFullMask, place, leader) + __popc(peers & lanes_below);
-    if (valid) shared.sorted[rank] = keys[k];
+    shared.sorted[rank] = keys[k];
     __syncwarp();  // the next round's leader of a digit may be another lane
   }
   return digit_start;
@@ -284,18 +319,15 @@ __device__ Count look_back(const State<Count>& state, std::int64_t tile, int dig
   }
 }
 
-// Four blocks of a pass per SM: at most 64 registers per thread, which the pass fits without a
-// spill (left free, ptxas takes 78-80 and three blocks fit). A pass waits on its loads and its
-// look-back, and more warps hide more of that; to be measured against three.
-constexpr int kPassBlocksPerSM = 4;
-
 // Sorts the keys by digit `pass`, stably, from in to out. global_counts: row `pass` of the
-// histogram (tile 0 turns it into the global offsets and sets it back to zero).
-template <class T, class Count>
-__global__ void __launch_bounds__(kThreads, kPassBlocksPerSM)
+// histogram (tile 0 turns it into the global offsets and sets it back to zero). Shape's blocks
+// per SM bound the registers: 64 for SmallTiles (left free, ptxas takes 78-80 and three blocks
+// fit), 85 for LargeTiles.
+template <class Shape, class T, class Count>
+__global__ void __launch_bounds__(kThreads, Shape::kBlocksPerSM)
     onesweep_pass_kernel(const T* in, T* out, std::int64_t n, int pass, Count* global_counts, State<Count> state,
                          std::int64_t silent_tile) {
-  __shared__ TileShared<T> shared;
+  __shared__ TileShared<Shape, T> shared;
   // Per digit d: where the sorted tile's slot 0 would go if it held digit d, so that the key of
   // digit d in slot i goes to destination[d] + i.
   __shared__ std::int64_t destination[kRadixBuckets];
@@ -305,41 +337,42 @@ __global__ void __launch_bounds__(kThreads, kPassBlocksPerSM)
   // front of every block's first (bench/NOTES.md, "A test hook must cost nothing").
   if (tile == silent_tile) return;
   const int digit = threadIdx.x;
-  const std::int64_t begin = tile * kTile;
-  const int valid = zoo::tile_extent(begin, n, kTile);
-  const int warp_valid = valid - zoo::warp_id() * kWarpKeys;
+  const std::int64_t begin = tile * Shape::kTile;
+  const int valid = zoo::tile_extent(begin, n, Shape::kTile);
 
   // 1. Load.
-  T keys[kItems];
-  load_warp_run(in + begin + zoo::warp_id() * kWarpKeys, warp_valid, keys);
+  T keys[Shape::kItems];
+  load_warp_run<Shape>(in + begin + zoo::warp_id() * Shape::kWarpKeys, valid - zoo::warp_id() * Shape::kWarpKeys,
+                       keys);
 
   // 2. Count the tile's digits and publish them: AGGREGATE, or tile 0's INCLUSIVE after the
-  // virtual tile -1 (the global offsets).
-  const std::uint32_t count = count_digits(keys, warp_valid, pass, shared);
+  // virtual tile -1 (the global offsets). The padding of a last tile is not published.
+  const std::uint32_t count = count_digits<Shape>(keys, pass, shared);
+  const Count keys_of_digit = count - (digit == kRadixBuckets - 1 ? Shape::kTile - valid : 0);
   Count before_tile = 0;
   if (tile == 0) {
     Count all_keys;
     before_tile = BlockScan::exclusive<Count, zoo::Sum>(global_counts[digit], all_keys);
     global_counts[digit] = 0;  // ready for the next run's histogram
-    state.publish(descriptor(0, digit), zoo::kTileInclusive, before_tile + count);
+    state.publish(descriptor(0, digit), zoo::kTileInclusive, before_tile + keys_of_digit);
   } else {
-    state.publish(descriptor(tile, digit), zoo::kTileAggregate, Count(count));
+    state.publish(descriptor(tile, digit), zoo::kTileAggregate, keys_of_digit);
   }
 
   // 3. Rank: the tile, sorted by digit, in shared memory.
-  const std::uint32_t digit_start = rank_into_shared(keys, warp_valid, pass, count, shared);
+  const std::uint32_t digit_start = rank_into_shared<Shape>(keys, pass, count, shared);
 
   // 4. Look back for the keys of each digit before this tile; publish INCLUSIVE.
   if (tile > 0) {
     before_tile = look_back<Count>(state, tile, digit);
-    state.publish(descriptor(tile, digit), zoo::kTileInclusive, before_tile + count);
+    state.publish(descriptor(tile, digit), zoo::kTileInclusive, before_tile + keys_of_digit);
   }
   destination[digit] = static_cast<std::int64_t>(before_tile) - digit_start;
   __syncthreads();  // the sorted tile and every digit's destination are complete
 
-  // 5. Scatter: runs of one digit to consecutive addresses.
+  // 5. Scatter: runs of one digit to consecutive addresses; the padding (slots from valid on) stays.
 #pragma unroll
-  for (int k = 0; k < kItems; ++k) {
+  for (int k = 0; k < Shape::kItems; ++k) {
     const int i = k * kThreads + threadIdx.x;
     if (i < valid) {
       const T key = shared.sorted[i];
@@ -350,38 +383,42 @@ __global__ void __launch_bounds__(kThreads, kPassBlocksPerSM)
 
 // ---- Small N: the whole sort in one block ----
 
-// n <= kTile keys: the four passes of steps 1-3 on one tile, each pass's sorted tile (in shared
-// memory) the next pass's input, then out. A grid of one block: it may take every register it
-// wants (68; held to 64, as in a pass, it spilled).
+// n <= SmallTiles::kTile keys: the four passes of steps 1-3 on one tile, each pass's sorted tile
+// (in shared memory) the next pass's input, then out. A grid of one block: it may take every
+// register it wants (68; held to 64, as in a pass, it spilled).
 template <class T>
 __global__ void __launch_bounds__(kThreads, 1) onesweep_one_block_kernel(const T* in, T* out, int n) {
-  __shared__ TileShared<T> shared;
-  const int warp_begin = zoo::warp_id() * kWarpKeys;
+  using Shape = SmallTiles;
+  __shared__ TileShared<Shape, T> shared;
+  const int warp_begin = zoo::warp_id() * Shape::kWarpKeys;
   const int warp_valid = n - warp_begin;
-  T keys[kItems];
-  load_warp_run(in + warp_begin, warp_valid, keys);
+  T keys[Shape::kItems];
+  load_warp_run<Shape>(in + warp_begin, warp_valid, keys);
   for (int pass = 0; pass < zoo::kRadixPasses; ++pass) {
-    const std::uint32_t count = count_digits(keys, warp_valid, pass, shared);
-    rank_into_shared(keys, warp_valid, pass, count, shared);
+    const std::uint32_t count = count_digits<Shape>(keys, pass, shared);
+    rank_into_shared<Shape>(keys, pass, count, shared);
     __syncthreads();  // the tile sorted by this digit is complete
-    // The next pass's barriers come before its ranking writes `sorted` again.
-    load_warp_run(shared.sorted + warp_begin, warp_valid, keys);
+    // The next pass's barriers come before its ranking writes `sorted` again. The padding stays
+    // in the last slots, from n on.
+    load_warp_run<Shape>(shared.sorted + warp_begin, Shape::kWarpKeys, keys);
   }
   const int lane = zoo::lane_id();
 #pragma unroll
-  for (int k = 0; k < kItems; ++k)
+  for (int k = 0; k < Shape::kItems; ++k)
     if (k * kWarpSize + lane < warp_valid) out[warp_begin + k * kWarpSize + lane] = keys[k];
 }
 
 struct RadixSortOnesweep : zoo::VariantDefaults {
   template <class T, class Op>
   using Problem = zoo::SortProblem<T, Op>;
-  static constexpr std::int64_t kTileItems = kTile;
+  static constexpr std::int64_t kTileItems = SmallTiles::kTile;
   static constexpr bool kHasSilentTile = true;
   static_assert(zoo::kRadixPasses % 2 == 0, "the passes ping-pong: an even number ends in the output");
+  static_assert(std::int64_t(UINT32_MAX) >= kLargeTilesFrom, "64-bit counts come with large tiles only");
 
   // Up to one tile, the one-block sort (why one tile: the header, "Small N").
-  static bool one_block(std::int64_t n) { return n <= kTile; }
+  static bool one_block(std::int64_t n) { return n <= SmallTiles::kTile; }
+  static bool large_tiles(std::int64_t n) { return n >= kLargeTilesFrom; }
   // Prefix counts reach N: 64-bit once N passes 2^32 - 1.
   static bool wide_counts(std::int64_t n) { return n > std::int64_t(UINT32_MAX); }
 
@@ -393,12 +430,13 @@ struct RadixSortOnesweep : zoo::VariantDefaults {
     Count* counts = nullptr;
     zoo::Workspace descriptors;
   };
-  template <class T, class Count>
+  template <class Shape, class T, class Count>
   static Layout<T, Count> layout(zoo::WorkspaceCarver& carver, std::int64_t n) {
     Layout<T, Count> layout;
     layout.keys = carver.take<T>(static_cast<std::size_t>(n));
     layout.counts = carver.take<Count>(zoo::kRadixPasses * kRadixBuckets);
-    layout.descriptors.bytes = Descriptors<Count>::workspace_bytes(zoo::ceil_div(n, kTile) * kRadixBuckets);
+    layout.descriptors.bytes =
+        Descriptors<Count>::workspace_bytes(zoo::ceil_div(n, Shape::kTile) * kRadixBuckets);
     layout.descriptors.data = carver.take<char>(layout.descriptors.bytes);
     return layout;
   }
@@ -407,8 +445,9 @@ struct RadixSortOnesweep : zoo::VariantDefaults {
   static std::size_t workspace_bytes(std::int64_t n) {
     if (one_block(n)) return 0;
     return zoo::bytes_of_layout([&](zoo::WorkspaceCarver& counter) {
-      if (wide_counts(n)) layout<T, unsigned long long>(counter, n);
-      else layout<T, std::uint32_t>(counter, n);
+      if (wide_counts(n)) layout<LargeTiles, T, unsigned long long>(counter, n);
+      else if (large_tiles(n)) layout<LargeTiles, T, std::uint32_t>(counter, n);
+      else layout<SmallTiles, T, std::uint32_t>(counter, n);
     });
   }
 
@@ -416,7 +455,7 @@ struct RadixSortOnesweep : zoo::VariantDefaults {
   // tiles), so that its global atomics (up to 1024 per block) do not grow with N. Queried once,
   // in the first (verified, untimed) run.
   template <class T, class Count>
-  static unsigned histogram_blocks(std::int64_t tiles) {
+  static unsigned histogram_blocks(std::int64_t n) {
     static const int resident = [] {
       int device = 0, sms = 0, per_sm = 0;
       ZOO_CUDA(cudaGetDevice(&device));
@@ -425,16 +464,15 @@ struct RadixSortOnesweep : zoo::VariantDefaults {
           cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, onesweep_histogram_kernel<T, Count>, kThreads, 0));
       return sms * per_sm;
     }();
-    return static_cast<unsigned>(std::min<std::int64_t>(tiles, resident));
+    return static_cast<unsigned>(std::min<std::int64_t>(zoo::ceil_div(n, kHistogramTile), resident));
   }
 
-  template <class T, class Count>
+  template <class Shape, class T, class Count>
   static void sort(const T* in, T* out, std::int64_t n, zoo::Workspace workspace, cudaStream_t stream) {
     zoo::WorkspaceCarver carver(workspace.data);
-    const Layout<T, Count> buffers = layout<T, Count>(carver, n);
-    const std::int64_t tiles = zoo::ceil_div(n, kTile);
-    onesweep_histogram_kernel<T, Count>
-        <<<histogram_blocks<T, Count>(tiles), kThreads, 0, stream>>>(in, n, buffers.counts);
+    const Layout<T, Count> buffers = layout<Shape, T, Count>(carver, n);
+    const std::int64_t tiles = zoo::ceil_div(n, Shape::kTile);
+    onesweep_histogram_kernel<T, Count><<<histogram_blocks<T, Count>(n), kThreads, 0, stream>>>(in, n, buffers.counts);
     ZOO_CHECK_LAUNCH();
     const T* from = in;
     for (int pass = 0; pass < zoo::kRadixPasses; ++pass) {
@@ -442,7 +480,7 @@ struct RadixSortOnesweep : zoo::VariantDefaults {
       // A new epoch for every pass: what the previous pass or run left reads as not yet published.
       const State<Count> state = Descriptors<Count>::for_run(buffers.descriptors, tiles * kRadixBuckets,
                                                              zoo::RunEpochs::next(buffers.descriptors, stream));
-      onesweep_pass_kernel<T, Count><<<static_cast<unsigned>(tiles), kThreads, 0, stream>>>(
+      onesweep_pass_kernel<Shape, T, Count><<<static_cast<unsigned>(tiles), kThreads, 0, stream>>>(
           from, to, n, pass, buffers.counts + pass * kRadixBuckets, state, zoo::g_silent_tile_argument);
       ZOO_CHECK_LAUNCH();
       from = to;
@@ -455,9 +493,11 @@ struct RadixSortOnesweep : zoo::VariantDefaults {
       onesweep_one_block_kernel<T><<<1, kThreads, 0, stream>>>(in, out, static_cast<int>(n));
       ZOO_CHECK_LAUNCH();
     } else if (wide_counts(n)) {
-      sort<T, unsigned long long>(in, out, n, workspace, stream);
+      sort<LargeTiles, T, unsigned long long>(in, out, n, workspace, stream);
+    } else if (large_tiles(n)) {
+      sort<LargeTiles, T, std::uint32_t>(in, out, n, workspace, stream);
     } else {
-      sort<T, std::uint32_t>(in, out, n, workspace, stream);
+      sort<SmallTiles, T, std::uint32_t>(in, out, n, workspace, stream);
     }
   }
 };
