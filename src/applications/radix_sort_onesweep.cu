@@ -125,7 +125,7 @@ static_assert(kThreads == kRadixBuckets, "one thread per digit value");
 // register budget of __launch_bounds__). Two shapes, chosen by N (RadixSortOnesweep::sort):
 // bigger tiles mean fewer descriptors and look-backs per key, smaller ones more tiles to spread
 // over the SMs. Measured on the H100 (bench/NOTES.md, "Onesweep, first measurements"): 24 keys
-// a thread took 0.93x the time of 16 at 2^22 and 2^24 and 0.89x at 2^28, but 1.09x at 2^20.
+// a thread took 0.95x the time of 16 at 2^22, 0.92x at 2^24 and 0.89x at 2^28, but 1.09x at 2^20.
 template <int Items, int BlocksPerSM>
 struct TileShape {
   static constexpr int kItems = Items;
