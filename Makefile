@@ -64,13 +64,16 @@ all: $(BINARIES)
 bin/%: %.cu $(DEPENDS) | bin
 	$(NVCC) $(NVCCFLAGS) $(SPILL_CHECK) -Isrc -Iinclude -o $@ $< $(LDFLAGS)
 
-# The scans across GPUs (multi_gpu_*, and their test fixtures) talk over NCCL.
-$(filter bin/multi_gpu_% build/tests/multi_gpu_%,$(BINARIES) $(TEST_BINARIES)): LDFLAGS += -lnccl
+# The scans across GPUs (multi_gpu_*, and their test fixtures) talk over NCCL. The per-target
+# flags here and below are `private`: not inherited by prerequisites, so build/flags.txt records
+# the build's own flags whichever target happens to write it (else building one multi_gpu_* or
+# cub_* binary would rewrite it, and every other binary would rebuild).
+$(filter bin/multi_gpu_% build/tests/multi_gpu_%,$(BINARIES) $(TEST_BINARIES)): private LDFLAGS += -lnccl
 
 # CUB's own tuned scan kernel spills 4 bytes on sm_90 with nvcc 13.0 (its code, not ours, and
 # not ours to edit), so the spill check is off for the library rows only: CUB's (bin/cub_*) and
 # Thrust's (bin/thrust_*), whose scan is CUB's kernel.
-$(filter bin/cub_% bin/thrust_%,$(BINARIES)): SPILL_CHECK :=
+$(filter bin/cub_% bin/thrust_%,$(BINARIES)): private SPILL_CHECK :=
 
 # Test-only programs (tests/cuda/): the harness's host unit tests and fixture variants that
 # provoke the exit codes a real variant should never give. Built outside bin/, so bench.sh and
@@ -81,7 +84,7 @@ build/tests/%: tests/cuda/%.cu $(DEPENDS) | build/tests
 # The library's self-test instantiates the tuned kernel for 64-bit and 16-byte element types,
 # whose largest tiles spill registers: a cost for those types, not a bug (the zoo's int32 and
 # float32 kernels, in bin/, stay spill-checked).
-build/tests/api_selftest: SPILL_CHECK :=
+build/tests/api_selftest: private SPILL_CHECK :=
 
 # The library's examples (examples/*.cu): user programs, built against include/ only.
 build/examples/%: examples/%.cu $(DEPENDS) | build/examples

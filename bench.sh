@@ -50,6 +50,12 @@ options:
                       scan from eating the sweep; the whole zoo then sweeps in ~9 minutes
                       on an H100)
   --process-limit SEC wall-clock limit for one binary process (default 600)
+  --part K/N          the K-th of N parts of the sweep (1 <= K <= N): memcpy_baseline and
+                      cub_scan in every part, the other binaries and the framework rows
+                      dealt out in turn; the header says "# part: K/N". For sessions that
+                      cannot run the whole sweep at once (the zoo takes ~11 minutes on an
+                      H100): run every part on one machine, then join them with
+                      scripts/merge_tables.py
   --gpus G            passed to the multi-GPU binaries (multi_gpu_*) only: spread each N over
                       G GPUs (scripts/multi_gpu_bench.sh sweeps them this way)
   --bin-dir DIR       where the binaries are (default bin)
@@ -66,7 +72,7 @@ EOF_USAGE
 default_sizes="2^10,2^11,2^12,2^13,2^14,2^15,2^16,100000,2^17,2^18,2^19,1000000,2^20,2^21,4194303,2^22"
 default_sizes="$default_sizes,2^23,2^24,2^24+1,2^25,2^26,2^27,2^28,2^29,2^30"
 variants="" sizes=$default_sizes type=int32 op=sum mode=inclusive hot="" in_place=""
-timeout_s=30 budget_ms=1000 process_limit=600 bin_dir=bin out="" gpus=""
+timeout_s=30 budget_ms=1000 process_limit=600 bin_dir=bin out="" gpus="" part=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --variants) variants=$2; shift 2 ;;
@@ -81,6 +87,7 @@ while [ $# -gt 0 ]; do
     --process-limit) process_limit=$2; shift 2 ;;
     --bin-dir) bin_dir=$2; shift 2 ;;
     --gpus) gpus=$2; shift 2 ;;
+    --part) part=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     *) echo "bench.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
@@ -112,6 +119,26 @@ if [ ${#frameworks[@]} -gt 0 ] && { [ "$op/$mode" != sum/inclusive ] || [ -n "$i
   frameworks=()
 fi
 
+# --part K/N: the anchors (memcpy_baseline, cub_scan) in every part, against which each part's
+# rows are read; every other binary, then the framework rows as one item, dealt out in turn.
+if [ -n "$part" ]; then
+  [[ $part =~ ^([1-9][0-9]*)/([1-9][0-9]*)$ ]] && [ "${BASH_REMATCH[1]}" -le "${BASH_REMATCH[2]}" ] ||
+    { echo "bench.sh: --part expects K/N with 1 <= K <= N, e.g. 2/3 (got '$part')" >&2; exit 2; }
+  part_k=${BASH_REMATCH[1]} part_n=${BASH_REMATCH[2]}
+  anchors=() dealt=()
+  for binary in "${binaries[@]}"; do
+    case $(basename "$binary") in memcpy_baseline|cub_scan) anchors+=("$binary") ;; *) dealt+=("$binary") ;; esac
+  done
+  [ ${#frameworks[@]} -gt 0 ] && dealt+=(frameworks)
+  binaries=("${anchors[@]}") part_frameworks=()
+  for i in "${!dealt[@]}"; do
+    [ $((i % part_n + 1)) -eq "$part_k" ] || continue
+    if [ "${dealt[$i]}" = frameworks ]; then part_frameworks=("${frameworks[@]}"); else binaries+=("${dealt[$i]}"); fi
+  done
+  frameworks=("${part_frameworks[@]}")
+  [ ${#binaries[@]} -gt 0 ] || { echo "bench.sh: part $part has no binary (name memcpy_baseline or cub_scan among the variants)" >&2; exit 2; }
+fi
+
 # The sweep's work, for the ETA of the progress lines (sweep_work in scripts/sweep.sh): the
 # work of the size list, once per binary.
 IFS=, read -r -a all_sizes <<<"$sizes"
@@ -129,10 +156,12 @@ header=$("$script_dir/scripts/table_header.sh" "${binaries[0]}" "scan-zoo timing
   echo "bench.sh: cannot query the GPU" >&2
   exit 4
 }
-[ -n "$out" ] || out=$(sweep_default_out "$header" results timing.txt) || exit 4
+[ -n "$out" ] || out=$(sweep_default_out "$header" results "timing${part:+_part${part_k}of${part_n}}.txt") || exit 4
 # The rows' columns, as the binaries state them (the header's last line): a row is well formed
 # when it has that many fields, and its status and median are found by name.
 columns=${header##*$'\n'}
+# A part says which it is, on a line of its own (not the sweep line, which the parts share).
+[ -n "$part" ] && header="${header%$'\n'*}"$'\n'"# part: $part"$'\n'"$columns"
 read -r -a column_names <<<"$columns"
 for i in "${!column_names[@]}"; do
   case ${column_names[$i]} in status) status_field=$i ;; median_ms) median_field=$i ;; esac

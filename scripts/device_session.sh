@@ -7,7 +7,9 @@
 # TESTS="tests --ignore=tests/test_gpu.py", then TESTS="tests/test_gpu.py").
 #   SCAN_ZOO_COMMIT=<sha> scripts/device_session.sh [steps...]
 #   One device call may run 10 minutes: with the whole zoo, split the steps over calls, e.g.
-#   "build test sanitize", then "build stress", then "build bench bench-hot".
+#   "build test sanitize", then "build stress", then BENCH_PART=1/3 "build bench", 2/3, and 3/3
+#   with bench-hot (the sweep alone takes ~11 minutes on an H100; the call that completes the
+#   parts joins them into bench/<gpu>/timing.txt).
 #   steps: build test sanitize stress bench bench-hot (default: all), and, not in the default,
 #   multi-gpu (tests/test_multi_gpu.py, then scripts/multi_gpu_bench.sh on every visible GPU, args
 #   in MULTI_GPU_ARGS), tune (build the tuner and run the tuning sweep) and tune-select (make tune-select: the
@@ -53,9 +55,30 @@ for step in "${steps[@]}"; do
             cat "$out/stress.log" ;;
     # A device session refreshes the committed reference tables: bench/<gpu>/ (named, since a
     # sweep's default is results/, which git ignores).
-    bench) timeout ${BENCH_LIMIT:-480} ./bench.sh --out "$(gpu_dir)/timing.txt" ${BENCH_ARGS:-} 2>"$out/bench.log"
-           status=$?
-           keep "$(gpu_dir)/timing.txt"
+    # The whole zoo sweeps in ~11 minutes on an H100, more than one 10-minute call: with
+    # BENCH_PART=K/N the step runs that part (bench.sh --part) into results/parts/, and the call
+    # that finds all N parts there (the machine kept between calls) joins them into the reference
+    # (scripts/merge_tables.py).
+    bench) if [ -n "${BENCH_PART:-}" ]; then
+             parts_n=${BENCH_PART#*/} gpu=$(basename "$(gpu_dir)")
+             timeout ${BENCH_LIMIT:-560} ./bench.sh --part "$BENCH_PART" \
+               --out "results/parts/${gpu}_part${BENCH_PART%/*}of$parts_n.txt" ${BENCH_ARGS:-} 2>"$out/bench.log"
+             status=$?
+             keep results/parts/"${gpu}"_part*of"$parts_n".txt
+             part_files=()
+             for k in $(seq 1 "$parts_n"); do
+               [ -e "results/parts/${gpu}_part${k}of$parts_n.txt" ] && part_files+=("results/parts/${gpu}_part${k}of$parts_n.txt")
+             done
+             if [ ${#part_files[@]} -eq "$parts_n" ]; then
+               python3 scripts/merge_tables.py "${part_files[@]}" -o "$(gpu_dir)/timing.txt" >>"$out/bench.log" 2>&1 ||
+                 status=$?
+               keep "$(gpu_dir)/timing.txt" "$(gpu_dir)/timing.json"
+             fi
+           else
+             timeout ${BENCH_LIMIT:-480} ./bench.sh --out "$(gpu_dir)/timing.txt" ${BENCH_ARGS:-} 2>"$out/bench.log"
+             status=$?
+             keep "$(gpu_dir)/timing.txt"
+           fi
            tail -n 2 "$out/bench.log" ;;
     bench-hot)  # the cache-regime chart's hot sweep: memcpy, CUB and the fastest variant of this GPU's cold sweep
            dir=$(gpu_dir)

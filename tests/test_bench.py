@@ -129,3 +129,41 @@ def test_a_process_killed_before_the_limit_is_not_called_a_hang(tmp_path):
     table = pd.read_csv(out, sep=r"\s+", comment="#")
     status = dict(zip(table["n"], table["status"]))
     assert status == {1024: "PASS", 2048: "KILLED(exit-137)", 4096: "PASS"}, status
+
+
+def test_a_sweep_in_parts_has_the_anchors_in_every_part_and_merges_into_the_whole(stubs, tmp_path):
+    # bench.sh --part K/N: memcpy_baseline and cub_scan in every part, the other binaries dealt
+    # out in turn; scripts/merge_tables.py joins the N parts into the whole sweep's rows.
+    for anchor in ("memcpy_baseline", "cub_scan"):
+        stub(stubs, anchor, f"for n in \"${{sizes[@]}}\"; do {ROW}; done")
+    names = "memcpy_baseline,cub_scan,good,failing,unsupported"
+    whole = bench(stubs, tmp_path / "whole.txt", "--variants", names)
+    assert whole.returncode == 0, whole.stderr
+    variants_of = {}
+    for k in (1, 2):
+        result = bench(stubs, tmp_path / f"part{k}.txt", "--variants", names, "--part", f"{k}/2")
+        assert result.returncode == 0, result.stderr
+        text = (tmp_path / f"part{k}.txt").read_text()
+        assert f"# part: {k}/2\n" in text
+        variants_of[k] = set(pd.read_csv(tmp_path / f"part{k}.txt", sep=r"\s+", comment="#")["variant"])
+    assert variants_of[1] == {"memcpy_baseline", "cub_scan", "good", "unsupported"}
+    assert variants_of[2] == {"memcpy_baseline", "cub_scan", "failing"}
+    merge = subprocess.run(["python3", str(ROOT / "scripts" / "merge_tables.py"), str(tmp_path / "part1.txt"),
+                            str(tmp_path / "part2.txt"), "-o", str(tmp_path / "merged.txt")],
+                           capture_output=True, text=True)
+    assert merge.returncode == 0, merge.stderr
+    merged = pd.read_csv(tmp_path / "merged.txt", sep=r"\s+", comment="#")
+    expected = pd.read_csv(tmp_path / "whole.txt", sep=r"\s+", comment="#")
+    key = ["variant", "n"]
+    assert sorted(map(tuple, merged[key].values)) == sorted(map(tuple, expected[key].values))
+    assert "# part:" not in (tmp_path / "merged.txt").read_text()
+    # A missing part is refused.
+    lone = subprocess.run(["python3", str(ROOT / "scripts" / "merge_tables.py"), str(tmp_path / "part1.txt"),
+                           "-o", str(tmp_path / "lone.txt")], capture_output=True, text=True)
+    assert lone.returncode == 2 and "every K from 1 to N once" in lone.stderr
+
+
+@pytest.mark.parametrize("part", ["3/2", "0/2", "1", "a/b"])
+def test_a_bad_part_is_a_usage_error(stubs, tmp_path, part):
+    result = bench(stubs, tmp_path / "t.txt", "--variants", "good", "--part", part)
+    assert result.returncode == 2 and "--part expects K/N" in result.stderr

@@ -346,6 +346,45 @@ def test_timing_json_round_trips_every_field(tmp_path):
     assert failed["summaries"]["median"] is None and failed["summaries"]["reps"] == 0
 
 
+def split_sweep(tmp_path, second_gpu="Fixture GPU"):
+    """The fixture table cut into two parts as a sweep run in two calls writes them: each part with
+    memcpy_baseline and cub_scan, the second one's anchors measured again (other times)."""
+    lines = FIXTURE.read_text().splitlines()
+    header = [l for l in lines if l.startswith("#")]
+    columns = next(l for l in lines if not l.startswith("#"))
+    rows = [l for l in lines if not l.startswith("#") and l != columns]
+    anchors = [r for r in rows if r.split()[0] in ("memcpy_baseline", "cub_scan")]
+    part_a = [r for r in rows if r.split()[0] != "slow_scan"]
+    part_b = [r.replace(" 300 0.", " 299 0.") for r in anchors] + [r for r in rows if r.split()[0] == "slow_scan"]
+    second = [l.replace("Fixture GPU", second_gpu).replace("2026-01-01T00:00:00Z", "2026-01-01T00:05:00Z")
+              for l in header]
+    (tmp_path / "a.txt").write_text("\n".join(header + [columns] + part_a) + "\n")
+    (tmp_path / "b.txt").write_text("\n".join(second + [columns] + part_b) + "\n")
+    return rows
+
+
+def test_merge_tables_joins_the_parts_of_one_sweep(tmp_path):
+    rows = split_sweep(tmp_path)
+    result = run([sys.executable, ROOT / "scripts" / "merge_tables.py", tmp_path / "a.txt", tmp_path / "b.txt",
+                  "-o", tmp_path / "merged.txt"])
+    assert result.returncode == 0, result.stderr
+    text = (tmp_path / "merged.txt").read_text()
+    # Every row once, the anchors from the first part (300 reps, not the second part's 299).
+    body = [l for l in text.splitlines() if not l.startswith("#")][1:]
+    assert sorted(body) == sorted(rows)
+    assert "# parts: 2 bench.sh runs, one after the other on this GPU, started 2026-01-01T00:00:00Z, " \
+           "2026-01-01T00:05:00Z" in text
+    assert len(json.loads((tmp_path / "merged.json").read_text())["benchmarks"]) == len(rows)
+
+
+def test_merge_tables_refuses_parts_of_other_gpus(tmp_path):
+    split_sweep(tmp_path, second_gpu="Other GPU")
+    result = run([sys.executable, ROOT / "scripts" / "merge_tables.py", tmp_path / "a.txt", tmp_path / "b.txt",
+                  "-o", tmp_path / "merged.txt"])
+    assert result.returncode == 2 and "'gpu' is 'Other GPU', not 'Fixture GPU'" in result.stderr
+    assert not (tmp_path / "merged.txt").exists()
+
+
 def compare(*args):
     result = run([sys.executable, ROOT / "scripts" / "compare.py", *args])
     assert result.returncode == 0, result.stderr

@@ -162,20 +162,20 @@ Stats time_batch(const Options& options, cudaStream_t stream, L2Flusher& flusher
   return summarize(times_ms);
 }
 
-// Times run_once() (which enqueues one whole scan on `stream`): one batch (time_batch), measured
-// again while it is noisy, at most kNoisyRemeasures more times. stderr says which rows were
-// re-measured and whether they settled; the row reports the last batch.
-template <class RunOnce>
-Stats time_reps(const Options& options, cudaStream_t stream, L2Flusher& flusher, RunOnce&& run_once) {
-  Stats stats = time_batch(options, stream, flusher, run_once);
+// A noisy batch measured again: `stats` is a first batch's, measure_batch() measures a whole new
+// one (warm-up included); while the batch is noisy, at most kNoisyRemeasures more times. stderr
+// says which rows were re-measured (`label`) and whether they settled; the row reports the last
+// batch. Shared by the one-GPU harness (time_reps) and the multi-GPU one, whose batches are the
+// same on every process (each rep's time is agreed), so that all take the same decisions.
+template <class MeasureBatch>
+Stats remeasure_while_noisy(Stats stats, const std::string& label, MeasureBatch&& measure_batch) {
   if (!noisy(stats)) return stats;
-  const std::string label = row_label(current_row());
   for (int remeasure = 1; remeasure <= kNoisyRemeasures && noisy(stats); ++remeasure) {
     std::fprintf(stderr,
                  "%s: noisy: median %.4f ms is %.2fx the min %.4f ms (over %.1fx): measuring again (%d of %d)\n",
                  label.c_str(), stats.median_ms, stats.median_ms / stats.min_ms, stats.min_ms, kNoisyMedianOverMin,
                  remeasure, kNoisyRemeasures);
-    stats = time_batch(options, stream, flusher, run_once);
+    stats = measure_batch();
   }
   if (noisy(stats))
     std::fprintf(stderr,
@@ -185,6 +185,14 @@ Stats time_reps(const Options& options, cudaStream_t stream, L2Flusher& flusher,
     std::fprintf(stderr, "%s: settled: median %.4f ms, %.2fx the min\n", label.c_str(), stats.median_ms,
                  stats.median_ms / stats.min_ms);
   return stats;
+}
+
+// Times run_once() (which enqueues one whole scan on `stream`): one batch (time_batch), measured
+// again while it is noisy (remeasure_while_noisy).
+template <class RunOnce>
+Stats time_reps(const Options& options, cudaStream_t stream, L2Flusher& flusher, RunOnce&& run_once) {
+  const auto batch = [&] { return time_batch(options, stream, flusher, run_once); };
+  return remeasure_while_noisy(batch(), row_label(current_row()), batch);
 }
 
 }  // namespace zoo

@@ -17,6 +17,7 @@
 //          GPU's own event pair around the whole operation; the rep's time is the slowest GPU's
 //          (each GPU waits in the exchange for the others, so that is the operation's time). Reps
 //          are counted alike on every rank: a fixed --reps, or ~0.25 s worth from a probe rep.
+//          A noisy batch (median over 1.5x the min) is measured again, as in harness.cuh.
 //   rows   the timing.txt row with N global and G in its gpus column; GB/s counts every GPU's
 //          traffic the single-GPU way (2 N sizeof(T): read and write once). Printed by the
 //          process of rank 0 only.
@@ -540,23 +541,28 @@ int run_multi_gpu_combination(MultiGpuSession& session, ScanKind kind, std::int6
     // Across processes: the slowest GPU of all, in nanoseconds (the agreement is on integers).
     return static_cast<float>(agree(gpus, std::llround(slowest * 1e6), ncclMax, "agreeing on a rep") * 1e-6);
   };
-  for (int i = 0; i < options.warmup; ++i) {
-    run_once();
-    wait_all_or_die(gpus, "a warm-up run");
-  }
-  int reps = options.reps;
-  std::vector<float> times_ms;
-  if (reps == 0) {  // adaptive, alike on every rank: from a probe rep, which counts as the first
-    times_ms.push_back(timed_rep());
-    reps = static_cast<int>(std::clamp<double>(std::ceil(kAutoBudgetS * 1e3 / std::max(times_ms[0], 1e-3f)),
-                                               kMinReps, kMaxReps));
-  }
-  while (static_cast<int>(times_ms.size()) < reps) times_ms.push_back(timed_rep());
+  // One batch: the warm-up runs, then the reps. Every rank sees the same (agreed) times, so all
+  // re-measure a noisy batch together and their collectives stay in step.
+  const auto batch = [&]() -> Stats {
+    for (int i = 0; i < options.warmup; ++i) {
+      run_once();
+      wait_all_or_die(gpus, "a warm-up run");
+    }
+    int reps = options.reps;
+    std::vector<float> times_ms;
+    if (reps == 0) {  // adaptive, alike on every rank: from a probe rep, which counts as the first
+      times_ms.push_back(timed_rep());
+      reps = static_cast<int>(std::clamp<double>(std::ceil(kAutoBudgetS * 1e3 / std::max(times_ms[0], 1e-3f)),
+                                                 kMinReps, kMaxReps));
+    }
+    while (static_cast<int>(times_ms.size()) < reps) times_ms.push_back(timed_rep());
+    return summarize(times_ms);
+  };
+  const Stats stats = remeasure_while_noisy(batch(), label, batch);
   for (std::size_t g = 0; g < gpus.size(); ++g) {
     ZOO_CUDA(cudaEventDestroy(starts[g]));
     ZOO_CUDA(cudaEventDestroy(stops[g]));
   }
-  const Stats stats = summarize(times_ms);
   session.run_ms[combination_key] = {n, stats.median_ms};
   const double gbps = 2.0 * double(n) * sizeof(T) / (stats.median_ms * 1e-3) / 1e9;
   report_timed(label, row, stats, gbps, options.hot, session.prints_rows);
