@@ -487,8 +487,10 @@ struct RadixSortOnesweep : zoo::VariantDefaults {
     }
   }
 
+  // Keys only (kSortsPairs: false, so the values are null): --values rows are WAIVED.
   template <class T>
-  static void run(const T* in, T* out, std::int64_t n, zoo::Workspace workspace, cudaStream_t stream) {
+  static void run(const T* in, T* out, const std::uint32_t*, std::uint32_t*, std::int64_t n, zoo::Workspace workspace,
+                  cudaStream_t stream) {
     if (one_block(n)) {
       onesweep_one_block_kernel<T><<<1, kThreads, 0, stream>>>(in, out, static_cast<int>(n));
       ZOO_CHECK_LAUNCH();

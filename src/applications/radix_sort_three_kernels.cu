@@ -221,8 +221,10 @@ struct RadixSort : zoo::VariantDefaults {
     return zoo::bytes_of_layout([&](zoo::WorkspaceCarver& counter) { layout<T>(counter, n); });
   }
 
+  // Keys only (kSortsPairs: false, so the values are null): --values rows are WAIVED.
   template <class T>
-  static void run(const T* in, T* out, std::int64_t n, zoo::Workspace workspace, cudaStream_t stream) {
+  static void run(const T* in, T* out, const std::uint32_t*, std::uint32_t*, std::int64_t n, zoo::Workspace workspace,
+                  cudaStream_t stream) {
     zoo::WorkspaceCarver carver(workspace.data);
     const Layout buffers = layout<T>(carver, n);
     const Spans spans(n);
