@@ -37,6 +37,19 @@ def test_operator_and_mode_refused_without_gpu(variant):
     assert "no operator or scan mode" in result.stderr
 
 
+@pytest.mark.parametrize("variant", ["memcpy_baseline", "segmented_scan", "stream_compaction"])
+def test_values_are_for_the_sorts_only(variant):
+    result = run([BIN / variant, "1000", "--values"])
+    assert result.returncode == 2 and "--values is for the sorts only" in result.stderr, result.stderr
+
+
+def test_a_sort_without_pairs_waives_values():
+    result = run([BIN / "radix_sort_three_kernels", "1000,5000", "--values"])
+    assert result.returncode == 3, result.stderr
+    assert [r["status"] for r in parse_rows(result.stdout)] == ["WAIVED", "WAIVED"]
+    assert "does not carry values" in result.stderr
+
+
 # ---- on the GPU ----
 
 @pytest.mark.parametrize("length", ["1", "3", "4096", "2^40"])
@@ -163,6 +176,36 @@ def test_sort_of_skewed_keys(gpu, tmp_path, variant):
         assert result.returncode == 0, f"int32 extremes, n={n}: {result.stderr}"
         got = np.frombuffer((tmp_path / "out.bin").read_bytes(), dtype=np.int32)
         assert np.array_equal(got, np.sort(extremes)), f"int32 extremes, n={n}"
+
+
+# Key-value pairs (--values): each key's 32-bit value (distinct: i xor a seed constant) must come
+# out beside it, equal keys' values in input order, checked by the harness against the pairs
+# reference. Sizes around the one-block threshold, a few tiles, and many with a partial last one.
+PAIR_SORTS = ["radix_sort_onesweep", "cub_radix_sort"]
+
+
+@pytest.mark.parametrize("variant", PAIR_SORTS)
+def test_sort_of_key_value_pairs(gpu, seed, variant):
+    one_block = tile_items("radix_sort_onesweep")
+    sizes = sorted({1, 33, one_block - 1, one_block, one_block + 1, 3 * one_block + 7, 2**20 + 3, 2**21 + 5})
+    result = run([BIN / variant, ",".join(map(str, sizes)), "--type", ",".join(TYPES), "--values", "--check-only",
+                  "--seed", seed])
+    rows = parse_rows(result.stdout)
+    context = f"seed {seed}, sizes {sizes}\n{result.stderr[-3000:]}"
+    assert result.returncode == 0 and len(rows) == len(sizes) * len(TYPES), context
+    assert all(r["status"] == "PASS" and r["mode"] == "ascending-pairs" for r in rows), context
+
+
+@pytest.mark.parametrize("variant", PAIR_SORTS)
+def test_pairs_of_equal_keys_keep_their_order(gpu, tmp_path, variant):
+    # All keys +-0.0: every value's place is its input index, and any instability shows.
+    rng = np.random.default_rng(5)
+    one_block = tile_items("radix_sort_onesweep")
+    for n in (one_block, 300_001):
+        zeros = skewed_keys(n, rng)["all equal (+-0.0)"]
+        (tmp_path / "in.bin").write_bytes(zeros.tobytes())
+        result = run([BIN / variant, "--input", tmp_path / "in.bin", "--type", "float32", "--values", "--check-only"])
+        assert result.returncode == 0, f"n={n}: {result.stderr}"
 
 
 def available_host_bytes():

@@ -87,7 +87,11 @@
 // --inclusive only (the rows are labelled "sort ascending"). Tile = 256 threads (thread d owns
 // digit d in every per-digit step) x 16 or 24 keys (TileShape); 26 or 34 KB of shared memory per
 // block of a pass (the sorted tile 16 or 24 KB, the warps' digit counters 8 KB, the digits'
-// destinations 2 KB).
+// destinations 2 KB). Key-value pairs (--values): a 32-bit value loaded beside each key, written
+// to its key's slot in shared memory when ranked and scattered to its key's destination; one
+// shape at every N past one tile, PairTiles (256 x 16, 3 blocks/SM: 42 KB of shared memory, the
+// values' exchange included, within a block's 48 KB of static shared memory). Pairs are not yet
+// run on a GPU.
 //
 // In the charts (bench/applications.png): against cub_radix_sort (cub::DeviceRadixSort::SortKeys,
 // also onesweep) and radix_sort_three_kernels. Measured (bench/NOTES.md, "Onesweep, first
@@ -137,6 +141,10 @@ struct TileShape {
 using SmallTiles = TileShape<16, 4>;
 // From kLargeTilesFrom keys on: 3 blocks per SM, since 24 keys take more than 64 registers.
 using LargeTiles = TileShape<24, 3>;
+// Key-value pairs (--values), at every N past one tile: 16 keys and 16 values a thread, 3 blocks
+// per SM; its shared memory, 42 KB with the values' exchange, stays within a block's 48 KB of
+// static shared memory. Not measured yet.
+using PairTiles = TileShape<16, 3>;
 constexpr std::int64_t kLargeTilesFrom = std::int64_t(1) << 21;
 
 using BlockScan = zoo::WarpBlockScan<kThreads, zoo::ShuffleWarpScan>;
@@ -204,7 +212,7 @@ __global__ void __launch_bounds__(kThreads)
 // sort's) hold a padding key whose every digit is 255, so that the pieces below need no bounds
 // test. Being of the last digit and after every key in the tile's order, the padding ranks into
 // the last slots of the sorted tile, never scattered; only digit 255's published count leaves
-// it out (pass_tile).
+// it out (onesweep_pass_kernel).
 template <class T>
 __device__ __forceinline__ T padding_key() {
   const std::uint32_t bits = 0x7FFFFFFFu;  // RadixKey<T>::ordered(padding) = 0xFFFFFFFF, int32 and float32
@@ -213,12 +221,14 @@ __device__ __forceinline__ T padding_key() {
   return key;
 }
 
-template <class Shape, class T>
+// kPairs: key-value pairs (--values), a 32-bit value moving with each key.
+template <class Shape, class T, bool kPairs>
 struct TileShared {
   // Per warp and digit value: the warp's count of it (count_digits), then where the warp's next
   // key with it goes in `sorted` (rank_into_shared). Each warp writes its own row only.
   std::uint32_t warp_digits[kWarps][kRadixBuckets];
   T sorted[Shape::kTile];  // the tile, sorted by the pass's digit
+  std::uint32_t sorted_values[kPairs ? Shape::kTile : 1];  // each key's value, in its key's slot
 };
 
 // 1. keys[k] = the calling warp's key 32 k + lane of its run (at warp_keys), or the padding key
@@ -235,8 +245,8 @@ __device__ void load_warp_run(const T* warp_keys, int warp_valid, T (&keys)[Shap
 
 // 2. Returns to thread d the tile's count of digit d, padding included; leaves each warp's
 // counts in its row.
-template <class Shape, class T>
-__device__ std::uint32_t count_digits(const T (&keys)[Shape::kItems], int pass, TileShared<Shape, T>& shared) {
+template <class Shape, class T, bool kPairs>
+__device__ std::uint32_t count_digits(const T (&keys)[Shape::kItems], int pass, TileShared<Shape, T, kPairs>& shared) {
   const int lane = zoo::lane_id(), warp = zoo::warp_id();
 #pragma unroll
   for (int d = lane; d < kRadixBuckets; d += kWarpSize) shared.warp_digits[warp][d] = 0;
@@ -252,11 +262,12 @@ __device__ std::uint32_t count_digits(const T (&keys)[Shape::kItems], int pass, 
 }
 
 // 3. Writes the tile's keys to shared.sorted, sorted by digit, stably (the keys' order is (warp,
-// round, lane)), and returns to thread d where digit d starts there. `count`: count_digits's.
-// The caller synchronizes before reading shared.sorted.
-template <class Shape, class T>
-__device__ std::uint32_t rank_into_shared(const T (&keys)[Shape::kItems], int pass, std::uint32_t count,
-                                          TileShared<Shape, T>& shared) {
+// round, lane)), and with kPairs each value to the same slot of shared.sorted_values; returns to
+// thread d where digit d starts there. `count`: count_digits's. The caller synchronizes before
+// reading them. (Keys only, `values` is not read.)
+template <class Shape, class T, bool kPairs>
+__device__ std::uint32_t rank_into_shared(const T (&keys)[Shape::kItems], const std::uint32_t (&values)[Shape::kItems],
+                                          int pass, std::uint32_t count, TileShared<Shape, T, kPairs>& shared) {
   // Thread d: where digit d starts in the sorted tile, and in it where each warp's keys of digit d
   // start (after those of the warps before it).
   std::uint32_t tile_keys;
@@ -294,6 +305,7 @@ __device__ std::uint32_t rank_into_shared(const T (&keys)[Shape::kItems], int pa
     }
     const std::uint32_t rank = __shfl_sync(zoo::kFullMask, place, leader) + __popc(peers & lanes_below);
     shared.sorted[rank] = keys[k];
+    if constexpr (kPairs) shared.sorted_values[rank] = values[k];
     __syncwarp();  // the next round's leader of a digit may be another lane
   }
   return digit_start;
@@ -319,15 +331,16 @@ __device__ Count look_back(const State<Count>& state, std::int64_t tile, int dig
   }
 }
 
-// Sorts the keys by digit `pass`, stably, from in to out. global_counts: row `pass` of the
-// histogram (tile 0 turns it into the global offsets and sets it back to zero). Shape's blocks
-// per SM bound the registers: 64 for SmallTiles (left free, ptxas takes 78-80 and three blocks
-// fit), 85 for LargeTiles.
-template <class Shape, class T, class Count>
+// Sorts the keys by digit `pass`, stably, from in to out, and with kPairs their values from
+// values_in to values_out (else null). global_counts: row `pass` of the histogram (tile 0 turns
+// it into the global offsets and sets it back to zero). Shape's blocks per SM bound the
+// registers: 64 for SmallTiles (left free, ptxas takes 78-80 and three blocks fit), 85 for
+// LargeTiles and PairTiles.
+template <class Shape, bool kPairs, class T, class Count>
 __global__ void __launch_bounds__(kThreads, Shape::kBlocksPerSM)
-    onesweep_pass_kernel(const T* in, T* out, std::int64_t n, int pass, Count* global_counts, State<Count> state,
-                         std::int64_t silent_tile) {
-  __shared__ TileShared<Shape, T> shared;
+    onesweep_pass_kernel(const T* in, T* out, const std::uint32_t* values_in, std::uint32_t* values_out,
+                         std::int64_t n, int pass, Count* global_counts, State<Count> state, std::int64_t silent_tile) {
+  __shared__ TileShared<Shape, T, kPairs> shared;
   // Per digit d: where the sorted tile's slot 0 would go if it held digit d, so that the key of
   // digit d in slot i goes to destination[d] + i.
   __shared__ std::int64_t destination[kRadixBuckets];
@@ -340,14 +353,17 @@ __global__ void __launch_bounds__(kThreads, Shape::kBlocksPerSM)
   const std::int64_t begin = tile * Shape::kTile;
   const int valid = zoo::tile_extent(begin, n, Shape::kTile);
 
-  // 1. Load.
+  // 1. Load (with kPairs, the values beside the keys).
+  const std::int64_t warp_begin = begin + zoo::warp_id() * Shape::kWarpKeys;
+  const int warp_valid = valid - zoo::warp_id() * Shape::kWarpKeys;
   T keys[Shape::kItems];
-  load_warp_run<Shape>(in + begin + zoo::warp_id() * Shape::kWarpKeys, valid - zoo::warp_id() * Shape::kWarpKeys,
-                       keys);
+  load_warp_run<Shape>(in + warp_begin, warp_valid, keys);
+  std::uint32_t values[Shape::kItems];
+  if constexpr (kPairs) load_warp_run<Shape>(values_in + warp_begin, warp_valid, values);
 
   // 2. Count the tile's digits and publish them: AGGREGATE, or tile 0's INCLUSIVE after the
   // virtual tile -1 (the global offsets). The padding of a last tile is not published.
-  const std::uint32_t count = count_digits<Shape>(keys, pass, shared);
+  const std::uint32_t count = count_digits(keys, pass, shared);
   const Count keys_of_digit = count - (digit == kRadixBuckets - 1 ? Shape::kTile - valid : 0);
   Count before_tile = 0;
   if (tile == 0) {
@@ -360,7 +376,7 @@ __global__ void __launch_bounds__(kThreads, Shape::kBlocksPerSM)
   }
 
   // 3. Rank: the tile, sorted by digit, in shared memory.
-  const std::uint32_t digit_start = rank_into_shared<Shape>(keys, pass, count, shared);
+  const std::uint32_t digit_start = rank_into_shared(keys, values, pass, count, shared);
 
   // 4. Look back for the keys of each digit before this tile; publish INCLUSIVE.
   if (tile > 0) {
@@ -376,36 +392,45 @@ __global__ void __launch_bounds__(kThreads, Shape::kBlocksPerSM)
     const int i = k * kThreads + threadIdx.x;
     if (i < valid) {
       const T key = shared.sorted[i];
-      out[destination[digit_of(key, pass)] + i] = key;
+      const std::int64_t to = destination[digit_of(key, pass)] + i;
+      out[to] = key;
+      if constexpr (kPairs) values_out[to] = shared.sorted_values[i];
     }
   }
 }
 
 // ---- Small N: the whole sort in one block ----
 
-// n <= SmallTiles::kTile keys: the four passes of steps 1-3 on one tile, each pass's sorted tile
-// (in shared memory) the next pass's input, then out. A grid of one block: it may take every
-// register it wants (68; held to 64, as in a pass, it spilled).
-template <class T>
-__global__ void __launch_bounds__(kThreads, 1) onesweep_one_block_kernel(const T* in, T* out, int n) {
+// n <= SmallTiles::kTile keys (and with kPairs their values): the four passes of steps 1-3 on
+// one tile, each pass's sorted tile (in shared memory) the next pass's input, then out. A grid
+// of one block: it may take every register it wants (68; held to 64, as in a pass, it spilled).
+template <bool kPairs, class T>
+__global__ void __launch_bounds__(kThreads, 1)
+    onesweep_one_block_kernel(const T* in, T* out, const std::uint32_t* values_in, std::uint32_t* values_out, int n) {
   using Shape = SmallTiles;
-  __shared__ TileShared<Shape, T> shared;
+  __shared__ TileShared<Shape, T, kPairs> shared;
   const int warp_begin = zoo::warp_id() * Shape::kWarpKeys;
   const int warp_valid = n - warp_begin;
   T keys[Shape::kItems];
+  std::uint32_t values[Shape::kItems];
   load_warp_run<Shape>(in + warp_begin, warp_valid, keys);
+  if constexpr (kPairs) load_warp_run<Shape>(values_in + warp_begin, warp_valid, values);
   for (int pass = 0; pass < zoo::kRadixPasses; ++pass) {
-    const std::uint32_t count = count_digits<Shape>(keys, pass, shared);
-    rank_into_shared<Shape>(keys, pass, count, shared);
+    const std::uint32_t count = count_digits(keys, pass, shared);
+    rank_into_shared(keys, values, pass, count, shared);
     __syncthreads();  // the tile sorted by this digit is complete
     // The next pass's barriers come before its ranking writes `sorted` again. The padding stays
     // in the last slots, from n on.
     load_warp_run<Shape>(shared.sorted + warp_begin, Shape::kWarpKeys, keys);
+    if constexpr (kPairs) load_warp_run<Shape>(shared.sorted_values + warp_begin, Shape::kWarpKeys, values);
   }
   const int lane = zoo::lane_id();
 #pragma unroll
   for (int k = 0; k < Shape::kItems; ++k)
-    if (k * kWarpSize + lane < warp_valid) out[warp_begin + k * kWarpSize + lane] = keys[k];
+    if (k * kWarpSize + lane < warp_valid) {
+      out[warp_begin + k * kWarpSize + lane] = keys[k];
+      if constexpr (kPairs) values_out[warp_begin + k * kWarpSize + lane] = values[k];
+    }
 }
 
 struct RadixSortOnesweep : zoo::VariantDefaults {
@@ -413,6 +438,7 @@ struct RadixSortOnesweep : zoo::VariantDefaults {
   using Problem = zoo::SortProblem<T, Op>;
   static constexpr std::int64_t kTileItems = SmallTiles::kTile;
   static constexpr bool kHasSilentTile = true;
+  static constexpr bool kSortsPairs = true;
   static_assert(zoo::kRadixPasses % 2 == 0, "the passes ping-pong: an even number ends in the output");
   static_assert(std::int64_t(UINT32_MAX) >= kLargeTilesFrom, "64-bit counts come with large tiles only");
 
@@ -422,18 +448,21 @@ struct RadixSortOnesweep : zoo::VariantDefaults {
   // Prefix counts reach N: 64-bit once N passes 2^32 - 1.
   static bool wide_counts(std::int64_t n) { return n > std::int64_t(UINT32_MAX); }
 
-  // The workspace: the ping-pong copy of the keys, the histogram (4 rows of 256 counts) and the
-  // descriptor region (tiles x 256 descriptors, shared by the passes).
+  // The workspace: the ping-pong copy of the keys (and of the values, for pairs), the histogram
+  // (4 rows of 256 counts) and the descriptor region (tiles x 256 descriptors, shared by the
+  // passes).
   template <class T, class Count>
   struct Layout {
     T* keys = nullptr;
+    std::uint32_t* values = nullptr;
     Count* counts = nullptr;
     zoo::Workspace descriptors;
   };
-  template <class Shape, class T, class Count>
+  template <class Shape, bool kPairs, class T, class Count>
   static Layout<T, Count> layout(zoo::WorkspaceCarver& carver, std::int64_t n) {
     Layout<T, Count> layout;
     layout.keys = carver.take<T>(static_cast<std::size_t>(n));
+    if (kPairs) layout.values = carver.take<std::uint32_t>(static_cast<std::size_t>(n));
     layout.counts = carver.take<Count>(zoo::kRadixPasses * kRadixBuckets);
     layout.descriptors.bytes =
         Descriptors<Count>::workspace_bytes(zoo::ceil_div(n, Shape::kTile) * kRadixBuckets);
@@ -445,9 +474,17 @@ struct RadixSortOnesweep : zoo::VariantDefaults {
   static std::size_t workspace_bytes(std::int64_t n) {
     if (one_block(n)) return 0;
     return zoo::bytes_of_layout([&](zoo::WorkspaceCarver& counter) {
-      if (wide_counts(n)) layout<LargeTiles, T, unsigned long long>(counter, n);
-      else if (large_tiles(n)) layout<LargeTiles, T, std::uint32_t>(counter, n);
-      else layout<SmallTiles, T, std::uint32_t>(counter, n);
+      if (wide_counts(n)) layout<LargeTiles, false, T, unsigned long long>(counter, n);
+      else if (large_tiles(n)) layout<LargeTiles, false, T, std::uint32_t>(counter, n);
+      else layout<SmallTiles, false, T, std::uint32_t>(counter, n);
+    });
+  }
+  template <class T>
+  static std::size_t pairs_workspace_bytes(std::int64_t n) {
+    if (one_block(n)) return 0;
+    return zoo::bytes_of_layout([&](zoo::WorkspaceCarver& counter) {
+      if (wide_counts(n)) layout<PairTiles, true, T, unsigned long long>(counter, n);
+      else layout<PairTiles, true, T, std::uint32_t>(counter, n);
     });
   }
 
@@ -467,39 +504,52 @@ struct RadixSortOnesweep : zoo::VariantDefaults {
     return static_cast<unsigned>(std::min<std::int64_t>(zoo::ceil_div(n, kHistogramTile), resident));
   }
 
-  template <class Shape, class T, class Count>
-  static void sort(const T* in, T* out, std::int64_t n, zoo::Workspace workspace, cudaStream_t stream) {
+  template <class Shape, bool kPairs, class T, class Count>
+  static void sort(const T* in, T* out, const std::uint32_t* values_in, std::uint32_t* values_out, std::int64_t n,
+                   zoo::Workspace workspace, cudaStream_t stream) {
     zoo::WorkspaceCarver carver(workspace.data);
-    const Layout<T, Count> buffers = layout<Shape, T, Count>(carver, n);
+    const Layout<T, Count> buffers = layout<Shape, kPairs, T, Count>(carver, n);
     const std::int64_t tiles = zoo::ceil_div(n, Shape::kTile);
     onesweep_histogram_kernel<T, Count><<<histogram_blocks<T, Count>(n), kThreads, 0, stream>>>(in, n, buffers.counts);
     ZOO_CHECK_LAUNCH();
     const T* from = in;
+    const std::uint32_t* values_from = values_in;
     for (int pass = 0; pass < zoo::kRadixPasses; ++pass) {
       T* to = pass % 2 == 0 ? buffers.keys : out;
+      std::uint32_t* values_to = pass % 2 == 0 ? buffers.values : values_out;
       // A new epoch for every pass: what the previous pass or run left reads as not yet published.
       const State<Count> state = Descriptors<Count>::for_run(buffers.descriptors, tiles * kRadixBuckets,
                                                              zoo::RunEpochs::next(buffers.descriptors, stream));
-      onesweep_pass_kernel<Shape, T, Count><<<static_cast<unsigned>(tiles), kThreads, 0, stream>>>(
-          from, to, n, pass, buffers.counts + pass * kRadixBuckets, state, zoo::g_silent_tile_argument);
+      onesweep_pass_kernel<Shape, kPairs, T, Count><<<static_cast<unsigned>(tiles), kThreads, 0, stream>>>(
+          from, to, values_from, values_to, n, pass, buffers.counts + pass * kRadixBuckets, state,
+          zoo::g_silent_tile_argument);
       ZOO_CHECK_LAUNCH();
       from = to;
+      values_from = values_to;
     }
   }
 
-  // Keys only (kSortsPairs: false, so the values are null): --values rows are WAIVED.
+  // Keys only when the values are null; key-value pairs otherwise (PairTiles at every N past one
+  // tile).
   template <class T>
-  static void run(const T* in, T* out, const std::uint32_t*, std::uint32_t*, std::int64_t n, zoo::Workspace workspace,
-                  cudaStream_t stream) {
+  static void run(const T* in, T* out, const std::uint32_t* values_in, std::uint32_t* values_out, std::int64_t n,
+                  zoo::Workspace workspace, cudaStream_t stream) {
+    const bool pairs = values_in != nullptr;
     if (one_block(n)) {
-      onesweep_one_block_kernel<T><<<1, kThreads, 0, stream>>>(in, out, static_cast<int>(n));
+      if (pairs)
+        onesweep_one_block_kernel<true><<<1, kThreads, 0, stream>>>(in, out, values_in, values_out, static_cast<int>(n));
+      else
+        onesweep_one_block_kernel<false><<<1, kThreads, 0, stream>>>(in, out, values_in, values_out, static_cast<int>(n));
       ZOO_CHECK_LAUNCH();
+    } else if (pairs) {
+      if (wide_counts(n)) sort<PairTiles, true, T, unsigned long long>(in, out, values_in, values_out, n, workspace, stream);
+      else sort<PairTiles, true, T, std::uint32_t>(in, out, values_in, values_out, n, workspace, stream);
     } else if (wide_counts(n)) {
-      sort<LargeTiles, T, unsigned long long>(in, out, n, workspace, stream);
+      sort<LargeTiles, false, T, unsigned long long>(in, out, values_in, values_out, n, workspace, stream);
     } else if (large_tiles(n)) {
-      sort<LargeTiles, T, std::uint32_t>(in, out, n, workspace, stream);
+      sort<LargeTiles, false, T, std::uint32_t>(in, out, values_in, values_out, n, workspace, stream);
     } else {
-      sort<SmallTiles, T, std::uint32_t>(in, out, n, workspace, stream);
+      sort<SmallTiles, false, T, std::uint32_t>(in, out, values_in, values_out, n, workspace, stream);
     }
   }
 };
