@@ -166,48 +166,6 @@ __device__ __forceinline__ int digit_of(T key, int pass) {
   return zoo::radix_digit(zoo::RadixKey<T>::ordered(key), pass);
 }
 
-// ---- 0. The histogram of all four digits ----
-
-// The histogram's tiles are read with 16-byte vectors: the order of the keys does not matter here.
-using HistogramTile = zoo::RegisterTile<kThreads, 16>;
-constexpr std::int64_t kHistogramTile = kThreads * 16;
-
-// Adds the number of keys with each value of each digit to counts[pass * 256 + value]. The grid
-// strides over the tiles; a block's shared counters are 32-bit, enough for the N / blocks keys
-// it counts (the grid is every block that fits on the GPU at once).
-template <class T, class Count>
-__global__ void __launch_bounds__(kThreads)
-    onesweep_histogram_kernel(const T* keys, std::int64_t n, Count* counts) {
-  constexpr int kVector = HistogramTile::kVector<T>;
-  __shared__ std::uint32_t block_counts[zoo::kRadixPasses][kRadixBuckets];
-#pragma unroll
-  for (int pass = 0; pass < zoo::kRadixPasses; ++pass) block_counts[pass][threadIdx.x] = 0;
-  __syncthreads();
-  const std::int64_t tiles = zoo::ceil_div(n, kHistogramTile);
-  for (std::int64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-    const int valid = zoo::tile_extent(tile * kHistogramTile, n, kHistogramTile);
-    T items[16];
-    HistogramTile::load(keys + tile * kHistogramTile, valid, items, T());
-#pragma unroll
-    for (int k = 0; k < HistogramTile::kRounds<T>; ++k)
-#pragma unroll
-      for (int j = 0; j < kVector; ++j)
-        if (HistogramTile::offset<T>(k, j) < valid) {
-          const std::uint32_t ordered = zoo::RadixKey<T>::ordered(items[k * kVector + j]);
-#pragma unroll
-          for (int pass = 0; pass < zoo::kRadixPasses; ++pass)
-            atomicAdd(&block_counts[pass][zoo::radix_digit(ordered, pass)], 1u);
-        }
-  }
-  __syncthreads();
-#pragma unroll
-  for (int pass = 0; pass < zoo::kRadixPasses; ++pass)
-    if (const std::uint32_t count = block_counts[pass][threadIdx.x])
-      atomicAdd(&counts[pass * kRadixBuckets + threadIdx.x], Count(count));
-}
-
-// ---- The pieces of a tile's pass (steps 1-3), shared by the pass kernel and the one-block sort ----
-
 // Every tile is ranked as a whole one: the slots past the keys (the last tile's, the one-block
 // sort's) hold a padding key whose every digit is 255, so that the pieces below need no bounds
 // test. Being of the last digit and after every key in the tile's order, the padding ranks into
@@ -220,6 +178,72 @@ __device__ __forceinline__ T padding_key() {
   memcpy(&key, &bits, sizeof key);
   return key;
 }
+
+// ---- 0. The histogram of all four digits ----
+
+// One block per SM, 1024 threads, each reading 16 keys a tile with 16-byte vectors (the order of
+// the keys does not matter here).
+constexpr int kHistogramThreads = 1024;
+using HistogramTile = zoo::RegisterTile<kHistogramThreads, 16>;
+constexpr std::int64_t kHistogramTile = kHistogramThreads * 16;
+// The block's counters: one copy of the 4 x 256 counts per lane, lane-minor, so that counter
+// (pass, digit) of lane l is the word (pass * 256 + digit) * 32 + l, in bank l. The 32 shared
+// atomics of a warp then never share a bank, whatever the keys; with one shared copy, random
+// digits put 3 to 4 lanes in the busiest bank and a warp's atomic took that many passes
+// (bench/NOTES.md, "Onesweep, the ranking rewritten").
+constexpr std::size_t kHistogramSharedBytes =
+    std::size_t(zoo::kRadixPasses) * kRadixBuckets * kWarpSize * sizeof(std::uint32_t);  // 128 KB
+
+// Adds the number of keys with each value of each digit to counts[pass * 256 + value]. The grid
+// strides over the tiles; a block's counters are 32-bit, enough for the N / blocks keys it
+// counts (the grid is one block per SM). Each block reads its next tile before counting the one
+// in hand, so that a read is in flight while the shared atomics run. The last tile is padded
+// with the pass kernel's padding key (digit 255 in every pass) and the padding is taken back
+// from digit 255's counts: no bounds test per key.
+template <class T, class Count>
+__global__ void __launch_bounds__(kHistogramThreads)
+    onesweep_histogram_kernel(const T* keys, std::int64_t n, Count* counts) {
+  extern __shared__ std::uint32_t lane_counts[];  // kHistogramSharedBytes
+  constexpr int kCounters = zoo::kRadixPasses * kRadixBuckets;
+  for (int i = threadIdx.x; i < kCounters * kWarpSize; i += kHistogramThreads) lane_counts[i] = 0;
+  __syncthreads();
+  const int lane = zoo::lane_id();
+  const std::int64_t tiles = zoo::ceil_div(n, kHistogramTile);
+  std::uint32_t padding = 0;  // padding keys this block counted
+  const auto load = [&](std::int64_t tile, T (&items)[16]) {
+    const int valid = zoo::tile_extent(tile * kHistogramTile, n, kHistogramTile);
+    padding += kHistogramTile - valid;
+    HistogramTile::load(keys + tile * kHistogramTile, valid, items, padding_key<T>());
+  };
+  T items[16];
+  if (blockIdx.x < tiles) load(blockIdx.x, items);
+  for (std::int64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+    T next[16];
+    if (tile + gridDim.x < tiles) load(tile + gridDim.x, next);
+#pragma unroll
+    for (int i = 0; i < 16; ++i) {
+      const std::uint32_t ordered = zoo::RadixKey<T>::ordered(items[i]);
+#pragma unroll
+      for (int pass = 0; pass < zoo::kRadixPasses; ++pass)
+        atomicAdd(&lane_counts[(pass * kRadixBuckets + zoo::radix_digit(ordered, pass)) * kWarpSize + lane], 1u);
+    }
+#pragma unroll
+    for (int i = 0; i < 16; ++i) items[i] = next[i];
+  }
+  __syncthreads();
+  // Thread c sums counter c over the 32 lanes' copies, starting at its own lane so that the
+  // warp's 32 reads fall in 32 banks.
+  const int counter = threadIdx.x;
+  static_assert(kHistogramThreads == kCounters, "one thread per counter");
+  std::uint32_t count = 0;
+#pragma unroll
+  for (int l = 0; l < kWarpSize; ++l) count += lane_counts[counter * kWarpSize + (l + lane) % kWarpSize];
+  if (counter % kRadixBuckets == kRadixBuckets - 1) count -= padding;
+  if (count != 0) atomicAdd(&counts[counter], Count(count));
+}
+
+// ---- The pieces of a tile's pass (steps 1-3), shared by the pass kernel and the one-block sort ----
+
 
 // kPairs: key-value pairs (--values), a 32-bit value moving with each key.
 template <class Shape, class T, bool kPairs>
@@ -236,10 +260,15 @@ struct TileShared {
 template <class Shape, class T>
 __device__ void load_warp_run(const T* warp_keys, int warp_valid, T (&keys)[Shape::kItems]) {
   const int lane = zoo::lane_id();
+  if (warp_valid >= Shape::kWarpKeys) {  // every warp of every tile but the last: no tests
 #pragma unroll
-  for (int k = 0; k < Shape::kItems; ++k) {
-    const int i = k * kWarpSize + lane;
-    keys[k] = i < warp_valid ? warp_keys[i] : padding_key<T>();
+    for (int k = 0; k < Shape::kItems; ++k) keys[k] = warp_keys[k * kWarpSize + lane];
+  } else {
+#pragma unroll
+    for (int k = 0; k < Shape::kItems; ++k) {
+      const int i = k * kWarpSize + lane;
+      keys[k] = i < warp_valid ? warp_keys[i] : padding_key<T>();
+    }
   }
 }
 
@@ -259,6 +288,33 @@ __device__ std::uint32_t count_digits(const T (&keys)[Shape::kItems], int pass, 
 #pragma unroll
   for (int w = 0; w < kWarps; ++w) count += shared.warp_digits[w][threadIdx.x];
   return count;
+}
+
+// The lanes whose digit has the same `bit` (a mask of one bit) as the calling lane's: a ballot of the lanes
+// with the bit set, inverted in the lanes without it. In PTX, so that the bit becomes a predicate
+// that both the vote and the inversion use: the compiler's own code for the C++
+// (`set ? ballot : ~ballot`) spends a shift, a test and a select per bit besides.
+__device__ __forceinline__ unsigned lanes_agreeing_on_bit(unsigned digit, unsigned bit) {
+  unsigned lanes;
+  asm("{\n"
+      "  .reg .pred set;\n"
+      "  .reg .b32 masked;\n"
+      "  and.b32 masked, %1, %2;\n"
+      "  setp.ne.u32 set, masked, 0;\n"
+      "  vote.sync.ballot.b32 %0, set, 0xffffffff;\n"
+      "  @!set not.b32 %0, %0;\n"
+      "}"
+      : "=r"(lanes)
+      : "r"(digit), "r"(bit));
+  return lanes;
+}
+
+// a & b & c in one three-input logic instruction (LOP3; 0x80 is the truth table of a three-way
+// AND). Written out because the compiler chains two-input ANDs here, one instruction a bit.
+__device__ __forceinline__ unsigned and3(unsigned a, unsigned b, unsigned c) {
+  unsigned all;
+  asm("lop3.b32 %0, %1, %2, %3, 0x80;" : "=r"(all) : "r"(a), "r"(b), "r"(c));
+  return all;
 }
 
 // 3. Writes the tile's keys to shared.sorted, sorted by digit, stably (the keys' order is (warp,
@@ -287,17 +343,16 @@ __device__ std::uint32_t rank_into_shared(const T (&keys)[Shape::kItems], const 
   // peers in lower lanes. No barrier: each warp owns its row.
   const int lane = zoo::lane_id(), warp = zoo::warp_id();
   const unsigned lanes_below = (1u << lane) - 1u;
+  static_assert(zoo::kRadixBits == 8, "the peers below are the AND of 8 bits' agreements");
 #pragma unroll
   for (int k = 0; k < Shape::kItems; ++k) {
-    const int digit = digit_of(keys[k], pass);
-    unsigned peers = zoo::kFullMask;
+    const unsigned digit = digit_of(keys[k], pass);
+    unsigned agree[zoo::kRadixBits];
 #pragma unroll
-    for (int bit = 0; bit < zoo::kRadixBits; ++bit) {
-      const bool set = (digit >> bit) & 1;
-      const unsigned lanes_set = __ballot_sync(zoo::kFullMask, set);
-      peers &= set ? lanes_set : ~lanes_set;
-    }
-    const int leader = __ffs(peers) - 1;
+    for (int bit = 0; bit < zoo::kRadixBits; ++bit) agree[bit] = lanes_agreeing_on_bit(digit, 1u << bit);
+    const unsigned peers = and3(and3(agree[0], agree[1], agree[2]), and3(agree[3], agree[4], agree[5]),
+                                agree[6] & agree[7]);
+    const int leader = 31 - __clz(peers);  // the highest peer: one FLO
     std::uint32_t place = 0;
     if (lane == leader) {
       place = shared.warp_digits[warp][digit];
@@ -314,36 +369,53 @@ __device__ std::uint32_t rank_into_shared(const T (&keys)[Shape::kItems], const 
 // ---- One digit pass over the tiles (steps 1-5) ----
 
 // 4. Thread d: the number of keys of digit d before this tile, its global offset included: a walk
-// back over digit d's descriptors, one tile a step, adding AGGREGATE counts until an INCLUSIVE
-// one ends it (tile 0's always is). The block's 256 walks poll 256 neighbouring words a step. No
-// sleep before the first poll: ranking the tile stands between its publish and its look-back.
+// back over digit d's descriptors, adding AGGREGATE counts until an INCLUSIVE one ends it (tile
+// 0's always is). The walk reads kLookbackWindow descriptors at a time, all in flight at once,
+// then adds them nearest first, waiting only on one not yet published; a window reaching past
+// tile 0 reads tile 0's again (never added: tile 0 ends the walk). The block's 256 walks read 256
+// neighbouring words a descriptor. No sleep before the first read: ranking the tile stands
+// between its publish and its look-back.
+//
+// Why a window: a walk at 2^26 keys was 8 descriptors deep on average (Nsight Compute: one load
+// per step, and 25% of the pass's stall samples waited on it), one L2 round trip each. Three at
+// a time made the sort 5-6% faster at 2^24-2^30 on the H100; 2 or 4 did as well within 1%, 6
+// or 8 worse (more loads per tile, most of them past the INCLUSIVE one). bench/NOTES.md,
+// "Onesweep, the ranking rewritten".
+constexpr int kLookbackWindow = 3;
+
 template <class Count>
 __device__ Count look_back(const State<Count>& state, std::int64_t tile, int digit) {
   Count before = 0;
-  for (std::int64_t earlier = tile - 1;; --earlier) {
-    zoo::TileView<Count> view = state.read(descriptor(earlier, digit));
-    while (view.status == zoo::kTileInvalid) {
-      zoo::LookbackBackoff::between_polls();
-      view = state.read(descriptor(earlier, digit));
+  for (std::int64_t nearest = tile - 1;; nearest -= kLookbackWindow) {
+    zoo::TileView<Count> views[kLookbackWindow];
+#pragma unroll
+    for (int j = 0; j < kLookbackWindow; ++j)
+      views[j] = state.read(descriptor(nearest - j > 0 ? nearest - j : 0, digit));
+#pragma unroll
+    for (int j = 0; j < kLookbackWindow; ++j) {
+      while (views[j].status == zoo::kTileInvalid) {
+        zoo::LookbackBackoff::between_polls();
+        views[j] = state.read(descriptor(nearest - j > 0 ? nearest - j : 0, digit));
+      }
+      before += views[j].value;
+      if (views[j].status == zoo::kTileInclusive) return before;
     }
-    before += view.value;
-    if (view.status == zoo::kTileInclusive) return before;
   }
 }
 
 // Sorts the keys by digit `pass`, stably, from in to out, and with kPairs their values from
 // values_in to values_out (else null). global_counts: row `pass` of the histogram (tile 0 turns
 // it into the global offsets and sets it back to zero). Shape's blocks per SM bound the
-// registers: 64 for SmallTiles (left free, ptxas takes 78-80 and three blocks fit), 85 for
-// LargeTiles and PairTiles.
+// registers: 64 for SmallTiles, 85 for LargeTiles and PairTiles. 64-bit counts (N >= 2^32) take
+// more registers than 85 (their destinations and look-back sums): one block per SM fewer.
 template <class Shape, bool kPairs, class T, class Count>
-__global__ void __launch_bounds__(kThreads, Shape::kBlocksPerSM)
+__global__ void __launch_bounds__(kThreads, Shape::kBlocksPerSM - (sizeof(Count) == 8 ? 1 : 0))
     onesweep_pass_kernel(const T* in, T* out, const std::uint32_t* values_in, std::uint32_t* values_out,
                          std::int64_t n, int pass, Count* global_counts, State<Count> state, std::int64_t silent_tile) {
   __shared__ TileShared<Shape, T, kPairs> shared;
   // Per digit d: where the sorted tile's slot 0 would go if it held digit d, so that the key of
   // digit d in slot i goes to destination[d] + i.
-  __shared__ std::int64_t destination[kRadixBuckets];
+  __shared__ Count destination[kRadixBuckets];
   const std::int64_t tile = blockIdx.x;
   // Test-only (--inject-hang): tile 0 never publishes, so the first pass waits forever. A launch
   // argument, as in the tuned scan: read from __constant__ memory it would be a cold load in
@@ -383,19 +455,23 @@ __global__ void __launch_bounds__(kThreads, Shape::kBlocksPerSM)
     before_tile = look_back<Count>(state, tile, digit);
     state.publish(descriptor(tile, digit), zoo::kTileInclusive, before_tile + keys_of_digit);
   }
-  destination[digit] = static_cast<std::int64_t>(before_tile) - digit_start;
+  destination[digit] = before_tile - digit_start;  // modulo 2^32 or 2^64: every sum below is < N
   __syncthreads();  // the sorted tile and every digit's destination are complete
 
   // 5. Scatter: runs of one digit to consecutive addresses; the padding (slots from valid on) stays.
+  const auto scatter = [&](int i) {
+    const T key = shared.sorted[i];
+    const Count to = destination[digit_of(key, pass)] + i;
+    out[to] = key;
+    if constexpr (kPairs) values_out[to] = shared.sorted_values[i];
+  };
+  if (valid == Shape::kTile) {  // every tile but the last: no tests
 #pragma unroll
-  for (int k = 0; k < Shape::kItems; ++k) {
-    const int i = k * kThreads + threadIdx.x;
-    if (i < valid) {
-      const T key = shared.sorted[i];
-      const std::int64_t to = destination[digit_of(key, pass)] + i;
-      out[to] = key;
-      if constexpr (kPairs) values_out[to] = shared.sorted_values[i];
-    }
+    for (int k = 0; k < Shape::kItems; ++k) scatter(k * kThreads + threadIdx.x);
+  } else {
+#pragma unroll
+    for (int k = 0; k < Shape::kItems; ++k)
+      if (k * kThreads + int(threadIdx.x) < valid) scatter(k * kThreads + threadIdx.x);
   }
 }
 
@@ -488,20 +564,20 @@ struct RadixSortOnesweep : zoo::VariantDefaults {
     });
   }
 
-  // The histogram's grid: every block that fits on the GPU at once (each strides over the
-  // tiles), so that its global atomics (up to 1024 per block) do not grow with N. Queried once,
-  // in the first (verified, untimed) run.
+  // The histogram's grid: one block per SM (its 128 KB of counters), each striding over the
+  // tiles, so that its global atomics (1024 per block) do not grow with N. The first call also
+  // lets the kernel take its dynamic shared memory.
   template <class T, class Count>
   static unsigned histogram_blocks(std::int64_t n) {
-    static const int resident = [] {
-      int device = 0, sms = 0, per_sm = 0;
+    static const int sms = [] {
+      int device = 0, count = 0;
       ZOO_CUDA(cudaGetDevice(&device));
-      ZOO_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-      ZOO_CUDA(
-          cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, onesweep_histogram_kernel<T, Count>, kThreads, 0));
-      return sms * per_sm;
+      ZOO_CUDA(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
+      ZOO_CUDA(cudaFuncSetAttribute(onesweep_histogram_kernel<T, Count>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    static_cast<int>(kHistogramSharedBytes)));
+      return count;
     }();
-    return static_cast<unsigned>(std::min<std::int64_t>(zoo::ceil_div(n, kHistogramTile), resident));
+    return static_cast<unsigned>(std::min<std::int64_t>(zoo::ceil_div(n, kHistogramTile), sms));
   }
 
   template <class Shape, bool kPairs, class T, class Count>
@@ -510,7 +586,8 @@ struct RadixSortOnesweep : zoo::VariantDefaults {
     zoo::WorkspaceCarver carver(workspace.data);
     const Layout<T, Count> buffers = layout<Shape, kPairs, T, Count>(carver, n);
     const std::int64_t tiles = zoo::ceil_div(n, Shape::kTile);
-    onesweep_histogram_kernel<T, Count><<<histogram_blocks<T, Count>(n), kThreads, 0, stream>>>(in, n, buffers.counts);
+    onesweep_histogram_kernel<T, Count><<<histogram_blocks<T, Count>(n), kHistogramThreads, kHistogramSharedBytes, stream>>>(
+        in, n, buffers.counts);
     ZOO_CHECK_LAUNCH();
     const T* from = in;
     const std::uint32_t* values_from = values_in;
