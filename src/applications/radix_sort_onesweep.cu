@@ -11,8 +11,9 @@
 // number of keys of each digit, is a scan across tiles, 256 of them side by side, and a
 // single-pass decoupled look-back (Merrill & Garland 2016; tile_state.cuh) does it inside the
 // scatter kernel. The kernels, in order:
-//   0. histogram (1 launch): each block counts the four digits of its tiles' keys in shared
-//      memory, then adds its counts to a global 4 x 256 table with atomics.
+//   0. histogram (1 launch, one block of 1024 threads per SM): each block counts the four digits
+//      of its tiles' keys in shared memory, one copy of the counters per lane so that a warp's
+//      32 atomics fall in 32 banks, then adds its counts to a global 4 x 256 table with atomics.
 //   One launch per digit pass p (tile = blockIdx.x, 256 threads x 16 keys below 2^21 keys, x 24
 //   from there; onesweep_pass_kernel):
 //   1. load: the tile's keys into registers, warp by warp: warp w owns the tile's keys
@@ -29,13 +30,13 @@
 //      virtual tile -1, and no launch of their own;
 //   3. rank: a block scan of the digit counts says where each digit starts in the tile sorted by
 //      digit, and each warp where its keys of each digit start; then each warp ranks its keys
-//      round by round with a ballot multisplit (one __ballot_sync per digit bit finds the lanes
-//      whose digit equals mine; the lowest of them moves the warp's counter of that digit on;
-//      no __match_any_sync) and writes each key to its rank in shared memory: the tile, sorted
-//      by digit, stably;
-//   4. look back: thread d walks back over digit d's descriptors of the earlier tiles, adding
-//      AGGREGATE counts until an INCLUSIVE one (tile 0's at the latest) ends the walk, and
-//      publishes its own INCLUSIVE value: where the next tile's keys of digit d go;
+//      round by round with a ballot multisplit (one vote per digit bit finds the lanes whose
+//      digit equals mine; the highest of them moves the warp's counter of that digit on; no
+//      __match_any_sync) and writes each key to its rank in shared memory: the tile, sorted by
+//      digit, stably;
+//   4. look back: thread d walks back over digit d's descriptors of the earlier tiles, three at
+//      a time, adding AGGREGATE counts until an INCLUSIVE one (tile 0's at the latest) ends the
+//      walk, and publishes its own INCLUSIVE value: where the next tile's keys of digit d go;
 //   5. scatter: sorted key i leaves for (where this tile's keys of its digit go) + (i - where
 //      its digit starts in the tile): consecutive threads write consecutive addresses along a
 //      run of one digit.
@@ -43,8 +44,8 @@
 // Small N, at most one tile (onesweep_one_block_kernel): one block runs steps 1-3 four times on
 // the keys in registers and shared memory and writes them out once: 1 launch, no histogram, no
 // descriptors. One tile (4096 keys) has no work across tiles at all, and one launch replaces
-// five: on the H100 it sorts 2^10 keys in 14.7 us and 2^12 in 15.4 (CUB's one-block sort: 11.7
-// and 12.8), where five launches take 31.8 us at 2^13 (CUB's multi-kernel path: 46.6). Two tiles
+// five: on the H100 it sorts 2^10 keys in 10.4 us and 2^12 in 11.1 (CUB's one-block sort: 11.6
+// and 12.7), where five launches take 29.3 us at 2^13 (CUB's multi-kernel path: 46.4). Two tiles
 // in one block would take about twice the one-tile time, as long as the five launches, so the
 // path stops at one tile, which is also where the harness's --inject-hang expects the protocol
 // across tiles (a size above kTileItems).
@@ -56,8 +57,10 @@
 // two reads and a write per pass) for radix_sort_three_kernels. Besides the keys, each tile
 // publishes its 256 descriptors twice and its look-back reads 256 or more: with 8-byte
 // descriptors, at least 6 KB per tile, 1.5 bytes per key per pass with 4096-key tiles, 1 with
-// 6144 (twice that from N = 2^32 on), written and read back while L2 still holds them. The GB/s column counts 2 x 4 bytes per
-// key (a copy's bytes).
+// 6144 (twice that from N = 2^32 on). Read back while L2 still holds them, but from about 2^27
+// keys on the region outgrows the L2 and its lines travel to DRAM and back: Nsight Compute
+// counts 11% more DRAM writes and 14% more reads in a pass than the keys' own. The GB/s column
+// counts 2 x 4 bytes per key (a copy's bytes).
 //
 // Tile state: one descriptor per (tile, digit), at tile x 256 + digit, so that a tile's 256 are
 // contiguous and the 32 lanes of a warp publish or poll one 256-byte run. A count of digit d in a
@@ -87,21 +90,25 @@
 // --inclusive only (the rows are labelled "sort ascending"). Tile = 256 threads (thread d owns
 // digit d in every per-digit step) x 16 or 24 keys (TileShape); 26 or 34 KB of shared memory per
 // block of a pass (the sorted tile 16 or 24 KB, the warps' digit counters 8 KB, the digits'
-// destinations 2 KB). Key-value pairs (--values): a 32-bit value loaded beside each key, written
-// to its key's slot in shared memory when ranked and scattered to its key's destination; one
+// destinations 1 KB, 2 KB with 64-bit counts). Key-value pairs (--values): a 32-bit value
+// loaded beside each key, written to its key's slot in shared memory when ranked and scattered
+// to its key's destination; one
 // shape at every N past one tile, PairTiles (256 x 16, 3 blocks/SM: 42 KB of shared memory, the
-// values' exchange included, within a block's 48 KB of static shared memory). Pairs are not yet
-// run on a GPU.
+// values' exchange included, within a block's 48 KB of static shared memory). The histogram:
+// 128 KB of dynamic shared memory, one block per SM.
 //
 // In the charts (bench/applications.png): against cub_radix_sort (cub::DeviceRadixSort::SortKeys,
-// also onesweep) and radix_sort_three_kernels. Measured (bench/NOTES.md, "Onesweep, first
-// measurements"): faster than CUB from 2^13 to 2^22 keys on the H100 and the H200, within 1.26x
-// at 2^10-2^12 (the one-block path), 1.13x to 1.28x from 2^24 to 2^30. A pass is bound by its
-// instructions, not by memory (Nsight Compute at 2^24: SM throughput 78%, DRAM 17%): it issues
-// 1.5x CUB's, half of them in the ballot ranking. What to look for: a pass against a copy of the
-// keys (memcpy of 8 bytes per key), its bound; the ranking's instructions; the look-back's polls
-// (256 walks per tile); the histogram against one read of the keys; skewed keys (all of one
-// digit: every shared atomic of a warp on one counter); small N, the one-block path against CUB's.
+// also onesweep) and radix_sort_three_kernels. Measured (bench/NOTES.md, "Onesweep, the ranking
+// rewritten"; bench/<gpu>/onesweep/timing.txt), int32 keys: on the H200 faster than CUB at every
+// power of two from 2^10 to 2^30 (0.61-0.95x); on the H100 0.60-0.98x but for 2^27-2^28 (1.04x),
+// where the time swings by 10% from one size to the next. A pass issues as many instructions as
+// CUB's (Nsight Compute at 2^24: 41.5 M against 41.2 M); what is left is latency: 24 warps an
+// SM against CUB's 36. Key-value pairs: faster up to 2^22, 1.04-1.36x CUB from 2^24 (16 keys a
+// thread: the values' registers). What to look for: a pass against a copy of the keys (memcpy of
+// 8 bytes per key), its bound; the ranking's instructions (8 votes, 8 inversions and 4
+// three-input ANDs a key); the look-back's reads (3 descriptors a step); the histogram against
+// one read of the keys (at 92% of DRAM bandwidth); skewed keys (all of one digit: every shared
+// atomic of a warp on one counter); small N, the one-block path against CUB's.
 //
 // Run: make bin/radix_sort_onesweep && ./bin/radix_sort_onesweep 2^28
 #include <algorithm>
@@ -290,10 +297,11 @@ __device__ std::uint32_t count_digits(const T (&keys)[Shape::kItems], int pass, 
   return count;
 }
 
-// The lanes whose digit has the same `bit` (a mask of one bit) as the calling lane's: a ballot of the lanes
-// with the bit set, inverted in the lanes without it. In PTX, so that the bit becomes a predicate
-// that both the vote and the inversion use: the compiler's own code for the C++
-// (`set ? ballot : ~ballot`) spends a shift, a test and a select per bit besides.
+// The lanes whose digit has the same `bit` (a mask of one bit) as the calling lane's: a ballot
+// of the lanes with the bit set, inverted in the lanes without it. In PTX, so that the bit
+// becomes a predicate that both the vote and the inversion use (ptxas then takes 7 of the 8
+// bits to predicates with one R2P): the compiler's own code for the C++ (`set ? ballot :
+// ~ballot`) spent a shift, a test and a select per bit besides, 28 instructions a key more.
 __device__ __forceinline__ unsigned lanes_agreeing_on_bit(unsigned digit, unsigned bit) {
   unsigned lanes;
   asm("{\n"
@@ -338,7 +346,7 @@ __device__ std::uint32_t rank_into_shared(const T (&keys)[Shape::kItems], const 
   __syncthreads();
 
   // The ballot multisplit: round by round, each lane finds the lanes whose digit equals its own
-  // (peers), one ballot per digit bit; the lowest peer reads where the warp's next key of that
+  // (peers), one ballot per digit bit; the highest peer reads where the warp's next key of that
   // digit goes and moves it on by the number of peers; each lane's rank is that place plus its
   // peers in lower lanes. No barrier: each warp owns its row.
   const int lane = zoo::lane_id(), warp = zoo::warp_id();
@@ -378,8 +386,8 @@ __device__ std::uint32_t rank_into_shared(const T (&keys)[Shape::kItems], const 
 //
 // Why a window: a walk at 2^26 keys was 8 descriptors deep on average (Nsight Compute: one load
 // per step, and 25% of the pass's stall samples waited on it), one L2 round trip each. Three at
-// a time made the sort 5-6% faster at 2^24-2^30 on the H100; 2 or 4 did as well within 1%, 6
-// or 8 worse (more loads per tile, most of them past the INCLUSIVE one). bench/NOTES.md,
+// a time made the sort 2-5% faster at 2^24-2^30 on the H100; 2 or 4 did as well within 1%, 6
+// or 8 no better (more loads per tile, most of them past the INCLUSIVE one). bench/NOTES.md,
 // "Onesweep, the ranking rewritten".
 constexpr int kLookbackWindow = 3;
 
