@@ -28,7 +28,7 @@ for name in "${variants[@]}"; do
   rc=$?
   # The status is a row's next-to-last column (kRowColumns: ... status gpus).
   status=$(echo "$out" | awk '$1 == "'"$name"'" {print $(NF - 1)}' | tail -1)
-  # Exit 3 with a WAIVED row: the variant documents that it does not take this size (radix_sort's
+  # Exit 3 with a WAIVED row: the variant documents that it does not take this size (radix_sort_three_kernels's
   # 32-bit offsets); it is reported, not counted as a failure.
   if [ $rc -eq 3 ] && [ "$status" = WAIVED ]; then verdict=waived
   elif [ $rc -eq 0 ] && [ "$status" = PASS ]; then verdict=ok

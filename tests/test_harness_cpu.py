@@ -111,7 +111,8 @@ def test_unsupported_mode_exits_3_without_gpu():
     assert "refuses exclusive" in result.stderr
 
 
-@pytest.mark.parametrize("variant", ["memcpy_baseline", "stream_compaction", "segmented_scan", "radix_sort"])
+@pytest.mark.parametrize("variant", ["memcpy_baseline", "stream_compaction", "segmented_scan", "radix_sort_three_kernels",
+                                     "radix_sort_onesweep"])
 def test_in_place_is_waived_where_the_problem_cannot_run_in_place(variant):
     result = run([BIN / variant, "100,200", "--in-place"])
     assert result.returncode == 3, result.stderr

@@ -21,6 +21,8 @@ SCANS = ["multi_gpu_scan", "multi_gpu_scan_then_add"]
     (["1024", "--nccl-id", "/tmp/x", "--rank", "1"], "needs the number of processes"),
     (["1024", "--nccl-id", "/tmp/x", "--rank", "2", "--gpus", "2"], "is not below --gpus 2"),
     (["1024", "--gpus", "0"], "--gpus expects"),
+    (["1024", "--values"], "are for the sorts and the segmented scans"),
+    (["1024", "--segment-length", "8"], "are for the sorts and the segmented scans"),
 ])
 def test_multi_gpu_usage_errors_exit_2(args, message):
     result = run([BIN / "multi_gpu_scan", *args])

@@ -121,9 +121,12 @@ def test_application_rows_get_their_own_table(tmp_path):
         "memcpy_baseline", "fast_scan", "cub_scan", "slow_scan"]
     rows = {r.split("`")[1]: [c.strip() for c in r.split("|")[4:-1]]
             for r in applications_table.splitlines() if r.startswith("| ") and "`" in r}
-    assert set(rows) == {"segmented_scan", "stream_compaction", "radix_sort"} and "stale" not in text
+    assert set(rows) == {"segmented_scan", "stream_compaction", "radix_sort_three_kernels",
+                         "radix_sort_onesweep"} and "stale" not in text
     assert rows["segmented_scan"] == ["7.0", "14.0", "0.50", "800.0", "1000.0", "0.80"]
-    assert rows["radix_sort"] == ["60.0", "40.0", "1.50", "FAIL", "4000.0", "–"]
+    assert rows["radix_sort_three_kernels"] == ["60.0", "40.0", "1.50", "FAIL", "4000.0", "–"]
+    # Two sorts of ours, each against the same CUB sort.
+    assert rows["radix_sort_onesweep"] == ["30.0", "40.0", "0.75", "5000.0", "4000.0", "1.25"]
 
 
 def test_application_rows_need_their_markers(tmp_path):
@@ -146,7 +149,7 @@ def test_plots_draw_the_applications_apart(tmp_path):
     assert set(timing_table.scan_rows(rows)["variant"]) == {"memcpy_baseline", "cub_scan", "slow_scan", "fast_scan"}
     assert timing_table.application_groups(rows) == [
         ("select x>0", ["stream_compaction"], "cub_select"),
-        ("sort ascending", ["radix_sort"], "cub_radix_sort"),
+        ("sort ascending", ["radix_sort_onesweep", "radix_sort_three_kernels"], "cub_radix_sort"),
         ("sum segmented-inclusive", ["segmented_scan"], "cub_segmented_scan")]
 
 

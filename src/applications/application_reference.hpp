@@ -140,13 +140,19 @@ void generate_keys(T* keys, std::int64_t n, std::uint64_t seed) {
 // bucket d of chunks < c, so the scatter is stable), 4 passes of 8 bits. O(n): std::sort of
 // 2^30 keys would take minutes on one core.
 template <class T>
-void reference_sort(const T* in, T* out, std::int64_t n) {
+void reference_sort(const T* in, T* out, std::int64_t n, const std::uint32_t* values_in = nullptr,
+                    std::uint32_t* values_out = nullptr) {
+  // With values (key-value pairs): each value moves with its key, pass by pass.
+  const bool pairs = values_in != nullptr;
   std::vector<T> buffer(static_cast<std::size_t>(n));
+  std::vector<std::uint32_t> value_buffer(pairs ? static_cast<std::size_t>(n) : 0);
   const int chunks = default_chunks(n);
   std::vector<std::array<std::int64_t, kRadixBuckets>> start(chunks);
   const T* from = in;
+  const std::uint32_t* values_from = values_in;
   for (int pass = 0; pass < kRadixPasses; ++pass) {
     T* to = pass % 2 == 0 ? buffer.data() : out;  // 4 passes: the last one lands in out
+    std::uint32_t* values_to = pass % 2 == 0 ? value_buffer.data() : values_out;
     parallel_chunks(n, chunks, [&](std::int64_t begin, std::int64_t end, int c) {
       start[c].fill(0);
       for (std::int64_t i = begin; i < end; ++i) ++start[c][radix_digit(RadixKey<T>::ordered(from[i]), pass)];
@@ -159,25 +165,40 @@ void reference_sort(const T* in, T* out, std::int64_t n) {
         running += count;
       }
     parallel_chunks(n, chunks, [&](std::int64_t begin, std::int64_t end, int c) {
-      for (std::int64_t i = begin; i < end; ++i) to[start[c][radix_digit(RadixKey<T>::ordered(from[i]), pass)]++] = from[i];
+      for (std::int64_t i = begin; i < end; ++i) {
+        const std::int64_t at = start[c][radix_digit(RadixKey<T>::ordered(from[i]), pass)]++;
+        to[at] = from[i];
+        if (pairs) values_to[at] = values_from[i];
+      }
     });
     from = to;
+    values_from = values_to;
   }
 }
 
 // Checks got[0..n) against the reference sort of in, bit for bit: the sort must be stable, so
-// equal keys (-0.0 and +0.0 included) keep their input order.
+// equal keys (-0.0 and +0.0 included) keep their input order. With values (key-value pairs),
+// got_values[0..n) too: each key's own value, which a stable sort of distinct values pins down.
 template <class T>
-VerifyResult verify_sort(const T* in, const T* got, std::int64_t n) {
+VerifyResult verify_sort(const T* in, const T* got, std::int64_t n, const std::uint32_t* values_in = nullptr,
+                         const std::uint32_t* got_values = nullptr) {
   std::vector<T> expected(static_cast<std::size_t>(n));
-  reference_sort(in, expected.data(), n);
+  std::vector<std::uint32_t> expected_values(values_in ? static_cast<std::size_t>(n) : 0);
+  reference_sort(in, expected.data(), n, values_in, values_in ? expected_values.data() : nullptr);
   const int chunks = default_chunks(n);
-  std::vector<VerifyResult> results(chunks);
+  std::vector<VerifyResult> results(chunks), value_results(chunks);
   parallel_chunks(n, chunks, [&](std::int64_t begin, std::int64_t end, int c) {
-    for (std::int64_t i = begin; i < end; ++i)
+    for (std::int64_t i = begin; i < end; ++i) {
       if (std::memcmp(&expected[i], &got[i], sizeof(T)) != 0) results[c].record(i, expected[i], got[i]);
+      if (values_in && expected_values[i] != got_values[i])
+        value_results[c].record(i, expected_values[i], got_values[i]);
+    }
   });
-  return merge_chunk_results(results);
+  VerifyResult keys = merge_chunk_results(results);
+  if (!keys.ok() || !values_in) return keys;
+  VerifyResult values = merge_chunk_results(value_results);
+  if (!values.ok()) values.note = "a value: the keys are right, the value beside this one is not its own";
+  return values;
 }
 
 }  // namespace zoo

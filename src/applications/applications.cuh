@@ -9,8 +9,10 @@
 //   CompactionProblem     keep the elements x > 0, in order: run(in, out, count, n, workspace,
 //                         stream) writes the kept elements to out[0..count) and their number to
 //                         *count (device int64). Rows: op select, mode x>0.
-//   SortProblem           ascending sort of 32-bit keys: run(keys_in, keys_out, n, workspace,
-//                         stream). Rows: op sort, mode ascending.
+//   SortProblem           ascending sort of 32-bit keys, or of key-value pairs with --values (a
+//                         32-bit value rides with each key): run(keys_in, keys_out, values_in,
+//                         values_out, n, workspace, stream), the value pointers null for keys
+//                         only. Rows: op sort, mode ascending (ascending-pairs with --values).
 // Compaction and sort have no operator or scan mode of their own (their inner scans are exclusive
 // sums): they accept the default --op sum and --inclusive, and refuse the others (exit 3).
 #pragma once
@@ -40,6 +42,8 @@ class SegmentedScanProblem {
   static constexpr const char* kInputDescription = "values in [-8, 8] and random segments, see --segment-length";
   static constexpr bool kUsesSegmentLength = true;
   static constexpr bool kRunsInPlace = false;
+  static constexpr bool kTakesValues = false;
+  bool carries_values() const { return false; }
   static std::string op_label() { return Op::name; }
   static std::string mode_label(ScanKind kind) { return std::string("segmented-") + scan_kind_name(kind); }
   static const char* unsupported_reason(ScanKind) { return nullptr; }
@@ -144,6 +148,7 @@ template <class T, class Op>
 class SortProblem : public ArrayProblem<T> {
  public:
   static constexpr const char* kInputDescription = "random 32-bit keys";
+  static constexpr bool kTakesValues = true;
   static std::string op_label() { return "sort"; }
   static std::string mode_label(ScanKind) { return "ascending"; }
   static const char* unsupported_reason(ScanKind kind) {
@@ -151,19 +156,68 @@ class SortProblem : public ArrayProblem<T> {
         kind, "a sort has no operator or scan mode to choose (use the defaults, --op sum --inclusive)");
   }
 
-  SortProblem(std::int64_t n, ScanKind, const Options&, const T* file_input) : ArrayProblem<T>(n, file_input) {}
+  SortProblem(std::int64_t n, ScanKind, const Options& options, const T* file_input)
+      : ArrayProblem<T>(n, file_input), pairs_(options.values) {}
 
-  std::size_t host_bytes() const { return add_bytes(ArrayProblem<T>::host_bytes(), this->data_bytes()); }  // the reference
-  void prepare(std::uint64_t seed, cudaStream_t stream) { this->upload(seed, stream, generate_keys<T>); }
+  bool carries_values() const { return pairs_; }
+  std::size_t device_bytes() const { return add_bytes(ArrayProblem<T>::device_bytes(), checked_bytes(2, value_bytes())); }
+  // The reference's keys (and values, and its own buffers for them: reference_sort's ping-pong).
+  std::size_t host_bytes() const {
+    return add_bytes(add_bytes(ArrayProblem<T>::host_bytes(), this->data_bytes()), checked_bytes(4, value_bytes()));
+  }
+  std::string device_bytes_detail() const {
+    return ArrayProblem<T>::device_bytes_detail() + (pairs_ ? ", values in and out " + bytes_text(value_bytes()) + " each" : "");
+  }
+  bool allocate_device() {
+    return ArrayProblem<T>::allocate_device() && values_in_.allocate(value_bytes()) && values_out_.allocate(value_bytes());
+  }
+  bool allocate_host() {
+    if (!ArrayProblem<T>::allocate_host()) return false;
+    if (!pairs_) return true;
+    host_values_ = try_host_array<std::uint32_t>(this->n_);
+    host_values_out_ = try_host_array<std::uint32_t>(this->n_);
+    return host_values_ && host_values_out_;
+  }
+  // Keys as generated (or the --input file's); values distinct, value i = i ^ a constant of the
+  // seed, so that a value that moved without its key, or equal keys that changed order, shows.
+  void prepare(std::uint64_t seed, cudaStream_t stream) {
+    this->upload(seed, stream, generate_keys<T>);
+    if (!pairs_) return;
+    const std::uint32_t salt = static_cast<std::uint32_t>(mix64(seed));
+    std::uint32_t* values = host_values_.get();
+    parallel_chunks(this->n_, default_chunks(this->n_), [&](std::int64_t begin, std::int64_t end, int) {
+      for (std::int64_t i = begin; i < end; ++i) values[i] = static_cast<std::uint32_t>(i) ^ salt;
+    });
+    ZOO_CUDA(cudaMemcpyAsync(values_in_.pointer, host_values_.get(), value_bytes(), cudaMemcpyHostToDevice, stream));
+    ZOO_CUDA(cudaMemsetAsync(values_out_.pointer, kPoisonByte, value_bytes(), stream));
+  }
+  // Keys only: null value pointers.
   template <class Variant>
   void run(Workspace workspace, cudaStream_t stream) const {
-    Variant::template run<T>(this->in_.template as<const T>(), this->out_.template as<T>(), this->n_, workspace,
-                             stream);
+    Variant::template run<T>(this->in_.template as<const T>(), this->out_.template as<T>(),
+                             values_in_.as<const std::uint32_t>(), values_out_.as<std::uint32_t>(), this->n_,
+                             workspace, stream);
   }
-  VerifyResult verify() const { return verify_sort(this->input(), this->output(), this->n_); }
-  // The memcpy-equivalent bytes (keys read once, written once), so that a sort's GB/s compares
-  // with a copy; a radix sort really moves several times that (one read and write per pass).
-  double bytes_moved() const { return 2.0 * double(this->data_bytes()); }
+  void download(cudaStream_t stream) {
+    ArrayProblem<T>::download(stream);
+    if (pairs_)
+      ZOO_CUDA(cudaMemcpyAsync(host_values_out_.get(), values_out_.pointer, value_bytes(), cudaMemcpyDeviceToHost,
+                               stream));
+  }
+  VerifyResult verify() const {
+    return verify_sort(this->input(), this->output(), this->n_, host_values_.get(), host_values_out_.get());
+  }
+  // The memcpy-equivalent bytes (keys, and values, read once and written once), so that a sort's
+  // GB/s compares with a copy; a radix sort really moves several times that (a read and a write
+  // per pass).
+  double bytes_moved() const { return 2.0 * (double(this->data_bytes()) + double(value_bytes())); }
+
+ private:
+  std::size_t value_bytes() const { return pairs_ ? checked_bytes(this->n_, sizeof(std::uint32_t)) : 0; }
+
+  bool pairs_;
+  DeviceBuffer values_in_, values_out_;
+  std::unique_ptr<std::uint32_t[]> host_values_, host_values_out_;
 };
 
 }  // namespace zoo

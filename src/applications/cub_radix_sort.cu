@@ -1,5 +1,5 @@
-// cub_radix_sort -- NVIDIA CUB's cub::DeviceRadixSort::SortKeys: the reference row for
-// radix_sort.
+// cub_radix_sort -- NVIDIA CUB's cub::DeviceRadixSort::SortKeys (SortPairs with --values): the
+// reference row for radix_sort_three_kernels and radix_sort_onesweep.
 //
 // Idea: CUB sorts 32-bit keys with "onesweep" (Adinets & Merrill 2022, "Onesweep: A Faster Least
 // Significant Digit Radix Sort for GPUs"): one pass over the keys builds the histograms of all
@@ -10,12 +10,12 @@
 //
 // Work: O(N) per pass. Launches: about 2 + one per digit pass. Global traffic: about
 // 9 accesses per element (one histogram read of the keys, then a read and a write per pass);
-// the GB/s column counts 2 x 4 bytes per key (a copy's bytes), as for radix_sort.
+// the GB/s column counts 2 x 4 bytes per key (a copy's bytes), as for the zoo's sorts.
 //
 // Constraints: int32 and float32 keys (-0.0 and +0.0 are equal keys: a stable sort keeps their
-// input order); 64-bit N. --op
+// input order), with --values a 32-bit value each; 64-bit N. --op
 // sum --inclusive only (the rows are labelled "sort ascending"). The workspace holds CUB's
-// second key buffer: the input is left unchanged.
+// second key buffer (and value buffer): the input is left unchanged.
 //
 // In the charts (bench/applications.png): the dashed reference of the sort panel.
 //
@@ -30,26 +30,44 @@ namespace {
 struct CubRadixSort : zoo::VariantDefaults {
   template <class T, class Op>
   using Problem = zoo::SortProblem<T, Op>;
+  static constexpr bool kSortsPairs = true;
 
-  // 32-bit item counts where N fits, as most CUB users call it; 64-bit beyond.
-  template <class T>
-  static cudaError_t sort(void* storage, std::size_t& bytes, const T* in, T* out, std::int64_t n, cudaStream_t stream) {
-    if (n <= INT32_MAX)
-      return cub::DeviceRadixSort::SortKeys(storage, bytes, in, out, static_cast<std::int32_t>(n), 0, 32, stream);
+  // Keys (values null) with SortKeys, pairs with SortPairs; 32-bit item counts where N fits, as
+  // most CUB users call it, 64-bit beyond.
+  template <class T, class Count>
+  static cudaError_t sort(void* storage, std::size_t& bytes, const T* in, T* out, const std::uint32_t* values_in,
+                          std::uint32_t* values_out, Count n, cudaStream_t stream) {
+    if (values_in) return cub::DeviceRadixSort::SortPairs(storage, bytes, in, out, values_in, values_out, n, 0, 32, stream);
     return cub::DeviceRadixSort::SortKeys(storage, bytes, in, out, n, 0, 32, stream);
+  }
+  template <class T>
+  static cudaError_t sort(void* storage, std::size_t& bytes, const T* in, T* out, const std::uint32_t* values_in,
+                          std::uint32_t* values_out, std::int64_t n, cudaStream_t stream) {
+    if (n <= INT32_MAX)
+      return sort<T, std::int32_t>(storage, bytes, in, out, values_in, values_out, static_cast<std::int32_t>(n), stream);
+    return sort<T, std::int64_t>(storage, bytes, in, out, values_in, values_out, n, stream);
   }
 
   template <class T, class Op>
   static std::size_t workspace_bytes(std::int64_t n) {
     std::size_t bytes = 0;
-    ZOO_CUDA(sort<T>(nullptr, bytes, nullptr, nullptr, n, nullptr));
+    ZOO_CUDA(sort<T>(nullptr, bytes, nullptr, nullptr, nullptr, nullptr, n, nullptr));
+    return bytes;
+  }
+  template <class T>
+  static std::size_t pairs_workspace_bytes(std::int64_t n) {
+    // Any non-null values pointer selects SortPairs' query; nothing is read from it.
+    std::size_t bytes = 0;
+    std::uint32_t unused = 0;
+    ZOO_CUDA(sort<T>(nullptr, bytes, nullptr, nullptr, &unused, nullptr, n, nullptr));
     return bytes;
   }
 
   template <class T>
-  static void run(const T* in, T* out, std::int64_t n, zoo::Workspace workspace, cudaStream_t stream) {
+  static void run(const T* in, T* out, const std::uint32_t* values_in, std::uint32_t* values_out, std::int64_t n,
+                  zoo::Workspace workspace, cudaStream_t stream) {
     std::size_t bytes = workspace.bytes;  // no size query inside the timed region
-    ZOO_CUDA(sort<T>(workspace.data, bytes, in, out, n, stream));
+    ZOO_CUDA(sort<T>(workspace.data, bytes, in, out, values_in, values_out, n, stream));
   }
 };
 

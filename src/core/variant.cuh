@@ -27,6 +27,11 @@ struct VariantDefaults {
   static const char* unsupported_size(std::int64_t) { return nullptr; }
   template <class T, class Op>
   static std::size_t workspace_bytes(std::int64_t) { return 0; }
+  // The sorts (applications.cuh, SortProblem): whether the variant sorts key-value pairs
+  // (--values; else its pairs rows are WAIVED), and the workspace it needs for them.
+  static constexpr bool kSortsPairs = false;
+  template <class T>
+  static std::size_t pairs_workspace_bytes(std::int64_t) { return 0; }
   // Called after the verified run has finished: a variant that found the data beyond what it
   // can represent (e.g. a value too wide for its tile descriptor) refuses the result (exit 3).
   template <class T, class Op>

@@ -31,6 +31,7 @@ struct Options {
   bool hot = false;                        // skip the L2 flush between timed reps
   bool check_only = false;                 // verify, do not time
   bool in_place = false;                   // scan the array in place: the output is the input's buffer
+  bool values = false;                     // sorts: key-value pairs (a 32-bit value with each key)
   std::uint64_t seed = 1;
   double timeout_s = 60.0;                 // watchdog: longest wait for any one GPU step
   double budget_ms = 0;                    // skip an N whose one run is predicted to exceed this
@@ -67,6 +68,8 @@ inline std::string usage_text() {
       "                    from a smaller N of the same list, would take longer than MS\n"
       "  --input FILE      scan FILE, a raw little-endian array of --type (N = file size)\n"
       "  --output FILE     write the scanned array to FILE (one combination only)\n"
+      "  --values          sorts only: sort key-value pairs, a 32-bit value with each key (the\n"
+      "                    rows' mode: ascending-pairs; --output writes the keys)\n"
       "  --segment-length L  segmented scans only: mean length of the random segments\n"
       "                    (default 1024; 1: every element its own segment; > N: one segment)\n"
       "  --device-info     print the GPU description as '# key: value' lines and exit\n"
@@ -199,6 +202,7 @@ inline Options parse_command_line(int argc, char** argv) {
     else if (arg == "--hot") { reject_value(); options.hot = true; }
     else if (arg == "--check-only") { reject_value(); options.check_only = true; }
     else if (arg == "--in-place") { reject_value(); options.in_place = true; }
+    else if (arg == "--values") { reject_value(); options.values = true; }
     else if (arg == "--seed") {
       std::string text = take_value();
       if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos)

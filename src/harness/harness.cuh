@@ -393,7 +393,8 @@ int run_combination(Session& session, ScanKind kind, std::int64_t n, const T* fi
   Problem problem(n, kind, options, file_input);
   if (!countable_or_say_why(problem, label, ending)) return finish(row, ending);
   session.open_device();
-  const std::size_t workspace_bytes = Variant::template workspace_bytes<T, Op>(n);
+  const std::size_t workspace_bytes = problem.carries_values() ? Variant::template pairs_workspace_bytes<T>(n)
+                                                                : Variant::template workspace_bytes<T, Op>(n);
   DeviceBuffer d_workspace;
   if (!allocate_or_say_why(problem, d_workspace, workspace_bytes, label, ending)) return finish(row, ending);
   const Workspace workspace{d_workspace.pointer, workspace_bytes};
@@ -440,6 +441,10 @@ int harness_main(int argc, char** argv, const char* variant_file) {
     std::fprintf(stderr, "%s: error: --segment-length is for the segmented scans only\n", session.variant.c_str());
     return kExitUsage;
   }
+  if (options.values && !Sample::kTakesValues) {
+    std::fprintf(stderr, "%s: error: --values is for the sorts only (key-value pairs)\n", session.variant.c_str());
+    return kExitUsage;
+  }
 
   // The file input is read before the GPU is touched: a bad file is a usage error (exit 2).
   std::vector<char> file_bytes;
@@ -475,6 +480,8 @@ int harness_main(int argc, char** argv, const char* variant_file) {
               if (!reason) reason = Variant::template unsupported_reason<T, decltype(o)>(kind);
               if (!reason && options.in_place && !Problem::kRunsInPlace)
                 reason = "this problem does not run in place (--in-place)";
+              if (!reason && options.values && !Variant::kSortsPairs)
+                reason = "this sort does not carry values yet (--values: keys only)";
             });
           }
         });
@@ -501,7 +508,7 @@ int harness_main(int argc, char** argv, const char* variant_file) {
           // The row names what the problem does (a sort's rows say "sort", not "sum").
           using Problem = ProblemOf<Variant, T, decltype(o)>;
           row.op = Problem::op_label();
-          row.mode = Problem::mode_label(combination.kind);
+          row.mode = Problem::mode_label(combination.kind) + (options.values ? "-pairs" : "");
           int code = run_combination<Variant, T, decltype(o)>(session, combination.kind, row.n, file_input);
           session.exit_code = worse_exit(session.exit_code, code);
         });

@@ -14,8 +14,10 @@
 // and the applications' problems in applications.cuh (segmented scan, stream compaction, sort).
 //
 // A problem's interface, host side (the harness calls nothing else):
-//   kTakesInputFile, kUsesSegmentLength,     which of --input / --segment-length / --in-place
-//   kRunsInPlace                             it accepts
+//   kTakesInputFile, kUsesSegmentLength,     which of --input / --segment-length / --in-place /
+//   kRunsInPlace, kTakesValues               --values (the sorts' key-value pairs) it accepts
+//   carries_values()                         this combination sorts pairs: the variant's
+//                                            pairs_workspace_bytes sizes its workspace
 //   kInputDescription                        what it generates, for messages
 //   op_label(), mode_label(kind)             the op and mode columns of its rows
 //   unsupported_reason(kind)                 refuses an operator or mode (exit 3, WAIVED row)
@@ -106,6 +108,8 @@ class ArrayProblem {
   static constexpr bool kTakesInputFile = true;
   static constexpr bool kUsesSegmentLength = false;
   static constexpr bool kRunsInPlace = false;
+  static constexpr bool kTakesValues = false;
+  bool carries_values() const { return false; }
 
   // in_place: one device array, the input uploaded into the output's buffer (not poisoned: it
   // holds the input; the check still compares every element with the reference).

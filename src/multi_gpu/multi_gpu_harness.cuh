@@ -581,6 +581,11 @@ int multi_gpu_main(int argc, char** argv, const char* variant_file) {
                          "their input on the GPUs and check it there\n", session.variant.c_str());
     return kExitUsage;
   }
+  if (options.values || options.segment_length > 0) {
+    std::fprintf(stderr, "%s: error: --values and --segment-length are for the sorts and the segmented scans\n",
+                 session.variant.c_str());
+    return kExitUsage;
+  }
   g_timeout_s = options.timeout_s;
 
   // Unsupported combinations are known without a GPU (WAIVED rows, exit 3), as in harness.cuh.

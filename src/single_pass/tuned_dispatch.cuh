@@ -1,7 +1,7 @@
 // tuned_dispatch.cuh -- the zoo's fastest scan as a callable: picks the configuration of the
 // tuned single-pass scan (tuned_scan.cuh) for this GPU and N from the tables measured by
 // `make tune` (tuned_table.cuh), and runs it. single_pass_scan_tuned is this in the harness;
-// radix_sort scans its digit counts with it.
+// radix_sort_three_kernels scans its digit counts with it.
 //
 // Which table: the one measured on a GPU of this device name; else, on a GPU nobody measured,
 // the table of a measured GPU with the same compute capability, the nearest SM count and then

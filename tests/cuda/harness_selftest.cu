@@ -251,6 +251,21 @@ const std::vector<std::pair<std::string, std::function<void()>>> kTests = {
        std::swap(sorted[2], sorted[3]);  // equal values, but not in input order: not stable
        expect(zoo::verify_sort(floats.data(), sorted.data(), 8).first_bad == 2, "stability of equal zeros not checked");
      }},
+    {"reference_sort_of_pairs_moves_each_value_with_its_key", [] {
+       // Equal keys with distinct values: a stable sort keeps the values of equal keys in input
+       // order, and each value stays beside its key.
+       const std::vector<int> keys{3, -1, 3, 0, -1, 3, 7, 0};
+       const std::vector<std::uint32_t> values{0, 1, 2, 3, 4, 5, 6, 7};
+       std::vector<int> sorted(keys.size());
+       std::vector<std::uint32_t> moved(keys.size());
+       zoo::reference_sort(keys.data(), sorted.data(), 8, values.data(), moved.data());
+       expect(sorted == std::vector<int>{-1, -1, 0, 0, 3, 3, 3, 7}, "pairs: keys out of order");
+       expect(moved == std::vector<std::uint32_t>{1, 4, 3, 7, 0, 2, 5, 6}, "pairs: a value left its key or its order");
+       expect(zoo::verify_sort(keys.data(), sorted.data(), 8, values.data(), moved.data()).ok(), "a correct pair sort rejected");
+       std::swap(moved[0], moved[1]);  // keys still right, the two -1s' values swapped: not stable
+       const zoo::VerifyResult swapped = zoo::verify_sort(keys.data(), sorted.data(), 8, values.data(), moved.data());
+       expect(swapped.first_bad == 0 && !swapped.note.empty(), "swapped values of equal keys not caught");
+     }},
     {"sort_keys_are_full_range_and_finite", [] {
        const std::int64_t n = 1 << 16;
        std::vector<float> floats(n);

@@ -1,5 +1,6 @@
-// radix_sort -- an LSD radix sort of 32-bit keys whose digit offsets come from the zoo's
-// fastest scan (single_pass_scan_tuned).
+// radix_sort_three_kernels -- an LSD radix sort of 32-bit keys in three kernels per digit
+// (histogram, scan, scatter), whose digit offsets come from the zoo's fastest scan
+// (single_pass_scan_tuned). Its successor, radix_sort_onesweep, reads the keys once per digit.
 //
 // Idea: least-significant-digit radix sort (Hollerith's card sorters; on GPUs Satish, Harris &
 // Garland 2009, Merrill & Grimshaw 2011). Four passes, one per 8-bit digit, each a stable
@@ -39,9 +40,10 @@
 // Nsight Compute says why: the scatter is bound by the shared-memory/warp-op pipe (ranking
 // with __match_any_sync, the shared-memory scatter), not by DRAM (31%), and each pass reads the
 // keys twice; the 12 launches put a floor of ~50 us under small N, where CUB sorts up to 2^12
-// keys in one block.
+// keys in one block. Its rows in the tables measured before radix_sort_onesweep existed are
+// named radix_sort, the name it had then.
 //
-// Run: make bin/radix_sort && ./bin/radix_sort 2^28
+// Run: make bin/radix_sort_three_kernels && ./bin/radix_sort_three_kernels 2^28
 #include "../blocks/block_scan.cuh"
 #include "../blocks/warp_scan.cuh"
 #include "../harness/harness.cuh"
@@ -219,8 +221,10 @@ struct RadixSort : zoo::VariantDefaults {
     return zoo::bytes_of_layout([&](zoo::WorkspaceCarver& counter) { layout<T>(counter, n); });
   }
 
+  // Keys only (kSortsPairs: false, so the values are null): --values rows are WAIVED.
   template <class T>
-  static void run(const T* in, T* out, std::int64_t n, zoo::Workspace workspace, cudaStream_t stream) {
+  static void run(const T* in, T* out, const std::uint32_t*, std::uint32_t*, std::int64_t n, zoo::Workspace workspace,
+                  cudaStream_t stream) {
     zoo::WorkspaceCarver carver(workspace.data);
     const Layout buffers = layout<T>(carver, n);
     const Spans spans(n);

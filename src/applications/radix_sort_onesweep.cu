@@ -1,0 +1,644 @@
+// radix_sort_onesweep -- an LSD radix sort of 32-bit keys after Onesweep: one histogram pass for
+// all four digits, then one kernel per digit that reads and writes each key once, its offsets
+// from a decoupled look-back over per-tile, per-digit counts on the zoo's single-pass machinery.
+//
+// Idea: radix_sort_three_kernels reads the keys twice per digit (a histogram, then the scatter)
+// and scans the counts in launches of their own. Onesweep (Adinets & Merrill 2022, "Onesweep: A
+// Faster Least Significant Digit Radix Sort for GPUs") removes both. (a) A pass changes the order
+// of the keys, not their digits, so the histograms of all four digits come from one read of the
+// input up front: the global offset of digit d in pass p is the number of keys whose p-th digit
+// is smaller, whatever their order. (b) What a tile still needs from the tiles before it, their
+// number of keys of each digit, is a scan across tiles, 256 of them side by side, and a
+// single-pass decoupled look-back (Merrill & Garland 2016; tile_state.cuh) does it inside the
+// scatter kernel. The kernels, in order:
+//   0. histogram (1 launch, one block of 1024 threads per SM): each block counts the four digits
+//      of its tiles' keys in shared memory, one copy of the counters per lane so that a warp's
+//      32 atomics fall in 32 banks, then adds its counts to a global 4 x 256 table with atomics.
+//   One launch per digit pass p (tile = blockIdx.x, 256 threads x 16 keys below 2^21 keys, x 24
+//   from there; onesweep_pass_kernel):
+//   1. load: the tile's keys into registers, warp by warp: warp w owns the tile's keys
+//      32 I w .. 32 I (w + 1) - 1 (I keys a thread), and in round k lane l holds its key 32 k + l
+//      (one 128-byte load a round), so that (warp, round, lane) is the input order; a last,
+//      partial tile is padded with a key whose every digit is 255, which ranks into the tile's
+//      last slots and is never written out, so that no step but the load and the scatter tests
+//      bounds;
+//   2. count and publish: each warp counts its keys' digits in its own row of shared counters;
+//      thread d sums digit d's column and publishes the tile's count of digit d as AGGREGATE at
+//      once, so that later tiles can look back past this one while it ranks. Tile 0 publishes
+//      INCLUSIVE instead: its count plus the digit's global offset, which it takes from row p of
+//      the histogram (an exclusive block scan): the global offsets are the inclusive prefix of a
+//      virtual tile -1, and no launch of their own;
+//   3. rank: a block scan of the digit counts says where each digit starts in the tile sorted by
+//      digit, and each warp where its keys of each digit start; then each warp ranks its keys
+//      round by round with a ballot multisplit (one vote per digit bit finds the lanes whose
+//      digit equals mine; the highest of them moves the warp's counter of that digit on; no
+//      __match_any_sync) and writes each key to its rank in shared memory: the tile, sorted by
+//      digit, stably;
+//   4. look back: thread d walks back over digit d's descriptors of the earlier tiles, three at
+//      a time, adding AGGREGATE counts until an INCLUSIVE one (tile 0's at the latest) ends the
+//      walk, and publishes its own INCLUSIVE value: where the next tile's keys of digit d go;
+//   5. scatter: sorted key i leaves for (where this tile's keys of its digit go) + (i - where
+//      its digit starts in the tile): consecutive threads write consecutive addresses along a
+//      run of one digit.
+// The passes ping-pong: in -> workspace -> out -> workspace -> out.
+// Small N, at most one tile (onesweep_one_block_kernel): one block runs steps 1-3 four times on
+// the keys in registers and shared memory and writes them out once: 1 launch, no histogram, no
+// descriptors. One tile (4096 keys) has no work across tiles at all, and one launch replaces
+// five: on the H100 it sorts 2^10 keys in 10.4 us and 2^12 in 11.1 (CUB's one-block sort: 11.6
+// and 12.7), where five launches take 29.3 us at 2^13 (CUB's multi-kernel path: 46.4). Two tiles
+// in one block would take about twice the one-tile time, as long as the five launches, so the
+// path stops at one tile, which is also where the harness's --inject-hang expects the protocol
+// across tiles (a size above kTileItems).
+//
+// Work: O(N) per pass; depth: O(log tile) + the look-back, per pass. Launches: 5 (1 histogram +
+// 4 passes; 1 up to one tile) against radix_sort_three_kernels's 12. Global traffic, counting
+// the keys: the histogram reads each key once (4 bytes), each pass reads and writes it once (8
+// bytes): 36 bytes, 9 accesses per element, as CUB's onesweep, against 48 bytes (12 accesses:
+// two reads and a write per pass) for radix_sort_three_kernels. Besides the keys, each tile
+// publishes its 256 descriptors twice and its look-back reads 256 or more: with 8-byte
+// descriptors, at least 6 KB per tile, 1.5 bytes per key per pass with 4096-key tiles, 1 with
+// 6144 (twice that from N = 2^32 on). Read back while L2 still holds them, but from about 2^27
+// keys on the region outgrows the L2 and its lines travel to DRAM and back: Nsight Compute
+// counts 11% more DRAM writes and 14% more reads in a pass than the keys' own. The GB/s column
+// counts 2 x 4 bytes per key (a copy's bytes).
+//
+// Tile state: one descriptor per (tile, digit), at tile x 256 + digit, so that a tile's 256 are
+// contiguous and the 32 lanes of a warp publish or poll one 256-byte run. A count of digit d in a
+// prefix of tiles can reach N: below N = 2^32 it is 32-bit and the descriptor is tile_state.cuh's
+// PackedTileState64 (status, epoch and count in one 64-bit word, dense); from 2^32 on it is
+// 64-bit and the descriptor the PackedTileState128 pair (the count's halves in two words, each
+// with the whole tag; believed when the tags agree).
+// Memory model (tile_state.cuh): every descriptor word is published by atomic exchange and polled
+// with relaxed atomics: the count travels in the word of its flag, and a tile's output depends
+// only on its input and the words it read. The histogram's counts and each pass's input keys come
+// from earlier launches in the same stream: the kernel boundary orders them, no flag needed.
+// No clearing: the four passes share one region of descriptors, each pass with an epoch of its
+// own (RunEpochs, tile_state.cuh), so that a word left by the previous pass or run reads as not
+// yet published; and tile 0 of pass p, the only reader of row p of the histogram, sets it back to
+// zero for the next run. The contract is the tuned scan's: the workspace must be zero when first
+// allocated (the harness zeroes it once, outside timing), and every run leaves it ready for the
+// next; after 2^28 runs of a workspace (four epochs each) RunEpochs zeroes the region once.
+//
+// Forward progress: tile = blockIdx.x, as in the tuned scan (tuned_scan.cuh): a tile waits only on
+// tiles with smaller indices, relying on the hardware dispatching blocks in blockIdx.x order
+// (true of NVIDIA GPUs, relied on by CUB's scan; not a CUDA-language guarantee). CUB's onesweep
+// takes an atomic ticket instead. Inside a block the 256 walks of step 4 diverge, and each lane
+// spins on its own descriptor: independent thread scheduling (sm_70 on) lets the others go on.
+//
+// Constraints: int32 and float32 keys (-0.0 and +0.0 are equal keys, kept in input order, as in
+// CUB; the inputs have no NaN); any N: 32-bit counts below 2^32, 64-bit from there. --op sum
+// --inclusive only (the rows are labelled "sort ascending"). Tile = 256 threads (thread d owns
+// digit d in every per-digit step) x 16 or 24 keys (TileShape); 26 or 34 KB of shared memory per
+// block of a pass (the sorted tile 16 or 24 KB, the warps' digit counters 8 KB, the digits'
+// destinations 1 KB, 2 KB with 64-bit counts). Key-value pairs (--values): a 32-bit value
+// loaded beside each key, written to its key's slot in shared memory when ranked and scattered
+// to its key's destination; one
+// shape at every N past one tile, PairTiles (256 x 16, 3 blocks/SM: 42 KB of shared memory, the
+// values' exchange included, within a block's 48 KB of static shared memory). The histogram:
+// 128 KB of dynamic shared memory, one block per SM.
+//
+// In the charts (bench/applications.png): against cub_radix_sort (cub::DeviceRadixSort::SortKeys,
+// also onesweep) and radix_sort_three_kernels. Measured (bench/NOTES.md, "Onesweep, the ranking
+// rewritten"; bench/<gpu>/onesweep/timing.txt), int32 keys: on the H200 faster than CUB at every
+// power of two from 2^10 to 2^30 (0.61-0.95x); on the H100 0.60-0.98x but for 2^27-2^28 (1.04x),
+// where the time swings by 10% from one size to the next. A pass issues as many instructions as
+// CUB's (Nsight Compute at 2^24: 41.5 M against 41.2 M); what is left is latency: 24 warps an
+// SM against CUB's 36. Key-value pairs: faster up to 2^22, 1.04-1.36x CUB from 2^24 (16 keys a
+// thread: the values' registers). What to look for: a pass against a copy of the keys (memcpy of
+// 8 bytes per key), its bound; the ranking's instructions (8 votes, 8 inversions and 4
+// three-input ANDs a key); the look-back's reads (3 descriptors a step); the histogram against
+// one read of the keys (at 92% of DRAM bandwidth); skewed keys (all of one digit: every shared
+// atomic of a warp on one counter); small N, the one-block path against CUB's.
+//
+// Run: make bin/radix_sort_onesweep && ./bin/radix_sort_onesweep 2^28
+#include <algorithm>
+#include <type_traits>
+
+#include "../blocks/block_scan.cuh"
+#include "../blocks/register_tile.cuh"
+#include "../blocks/warp_scan.cuh"
+#include "../harness/harness.cuh"
+#include "../single_pass/lookback.cuh"
+#include "../single_pass/tile_state.cuh"
+#include "applications.cuh"
+#include "radix_keys.cuh"
+
+namespace {
+
+using zoo::kRadixBuckets;
+using zoo::kWarpSize;
+
+constexpr int kThreads = 256;  // = kRadixBuckets: thread d owns digit d
+constexpr int kWarps = kThreads / kWarpSize;
+static_assert(kThreads == kRadixBuckets, "one thread per digit value");
+
+// A tile of a digit pass: kThreads x Items keys, BlocksPerSM blocks of it resident per SM (the
+// register budget of __launch_bounds__). Two shapes, chosen by N (RadixSortOnesweep::sort):
+// bigger tiles mean fewer descriptors and look-backs per key, smaller ones more tiles to spread
+// over the SMs. Measured on the H100 (bench/NOTES.md, "Onesweep, first measurements"): 24 keys
+// a thread took 0.95x the time of 16 at 2^22, 0.92x at 2^24 and 0.89x at 2^28, but 1.09x at 2^20.
+template <int Items, int BlocksPerSM>
+struct TileShape {
+  static constexpr int kItems = Items;
+  static constexpr int kBlocksPerSM = BlocksPerSM;
+  static constexpr int kWarpKeys = Items * kWarpSize;  // a warp's run of the tile
+  static constexpr std::int64_t kTile = std::int64_t(kThreads) * Items;
+};
+// Up to kLargeTilesFrom keys, and the one-block sort.
+using SmallTiles = TileShape<16, 4>;
+// From kLargeTilesFrom keys on: 3 blocks per SM, since 24 keys take more than 64 registers.
+using LargeTiles = TileShape<24, 3>;
+// Key-value pairs (--values), at every N past one tile: 16 keys and 16 values a thread, 3 blocks
+// per SM; its shared memory, 42 KB with the values' exchange, stays within a block's 48 KB of
+// static shared memory. Not measured yet.
+using PairTiles = TileShape<16, 3>;
+constexpr std::int64_t kLargeTilesFrom = std::int64_t(1) << 21;
+
+using BlockScan = zoo::WarpBlockScan<kThreads, zoo::ShuffleWarpScan>;
+
+// The descriptors: 32-bit counts in one packed word while every prefix fits, 64-bit counts in a
+// pair of words from N = 2^32 on. Dense (stride 1): a tile's 256 descriptors are contiguous.
+template <class Count>
+using State = std::conditional_t<sizeof(Count) == 4, zoo::PackedTileState64<Count, zoo::DescriptorSync::Relaxed, 1>,
+                                 zoo::PackedTileState128<Count, 1>>;
+template <class Count>
+using Descriptors = zoo::EpochTileState<State<Count>>;
+
+__device__ __forceinline__ std::int64_t descriptor(std::int64_t tile, int digit) {
+  return tile * kRadixBuckets + digit;
+}
+
+template <class T>
+__device__ __forceinline__ int digit_of(T key, int pass) {
+  return zoo::radix_digit(zoo::RadixKey<T>::ordered(key), pass);
+}
+
+// Every tile is ranked as a whole one: the slots past the keys (the last tile's, the one-block
+// sort's) hold a padding key whose every digit is 255, so that the pieces below need no bounds
+// test. Being of the last digit and after every key in the tile's order, the padding ranks into
+// the last slots of the sorted tile, never scattered; only digit 255's published count leaves
+// it out (onesweep_pass_kernel).
+template <class T>
+__device__ __forceinline__ T padding_key() {
+  const std::uint32_t bits = 0x7FFFFFFFu;  // RadixKey<T>::ordered(padding) = 0xFFFFFFFF, int32 and float32
+  T key;
+  memcpy(&key, &bits, sizeof key);
+  return key;
+}
+
+// ---- 0. The histogram of all four digits ----
+
+// One block per SM, 1024 threads, each reading 16 keys a tile with 16-byte vectors (the order of
+// the keys does not matter here).
+constexpr int kHistogramThreads = 1024;
+using HistogramTile = zoo::RegisterTile<kHistogramThreads, 16>;
+constexpr std::int64_t kHistogramTile = kHistogramThreads * 16;
+// The block's counters: one copy of the 4 x 256 counts per lane, lane-minor, so that counter
+// (pass, digit) of lane l is the word (pass * 256 + digit) * 32 + l, in bank l. The 32 shared
+// atomics of a warp then never share a bank, whatever the keys; with one shared copy, random
+// digits put 3 to 4 lanes in the busiest bank and a warp's atomic took that many passes
+// (bench/NOTES.md, "Onesweep, the ranking rewritten").
+constexpr std::size_t kHistogramSharedBytes =
+    std::size_t(zoo::kRadixPasses) * kRadixBuckets * kWarpSize * sizeof(std::uint32_t);  // 128 KB
+
+// Adds the number of keys with each value of each digit to counts[pass * 256 + value]. The grid
+// strides over the tiles; a block's counters are 32-bit, enough for the N / blocks keys it
+// counts (the grid is one block per SM). Each block reads its next tile before counting the one
+// in hand, so that a read is in flight while the shared atomics run. The last tile is padded
+// with the pass kernel's padding key (digit 255 in every pass) and the padding is taken back
+// from digit 255's counts: no bounds test per key.
+template <class T, class Count>
+__global__ void __launch_bounds__(kHistogramThreads)
+    onesweep_histogram_kernel(const T* keys, std::int64_t n, Count* counts) {
+  extern __shared__ std::uint32_t lane_counts[];  // kHistogramSharedBytes
+  constexpr int kCounters = zoo::kRadixPasses * kRadixBuckets;
+  for (int i = threadIdx.x; i < kCounters * kWarpSize; i += kHistogramThreads) lane_counts[i] = 0;
+  __syncthreads();
+  const int lane = zoo::lane_id();
+  const std::int64_t tiles = zoo::ceil_div(n, kHistogramTile);
+  std::uint32_t padding = 0;  // padding keys this block counted
+  const auto load = [&](std::int64_t tile, T (&items)[16]) {
+    const int valid = zoo::tile_extent(tile * kHistogramTile, n, kHistogramTile);
+    padding += kHistogramTile - valid;
+    HistogramTile::load(keys + tile * kHistogramTile, valid, items, padding_key<T>());
+  };
+  T items[16];
+  if (blockIdx.x < tiles) load(blockIdx.x, items);
+  for (std::int64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+    T next[16];
+    if (tile + gridDim.x < tiles) load(tile + gridDim.x, next);
+#pragma unroll
+    for (int i = 0; i < 16; ++i) {
+      const std::uint32_t ordered = zoo::RadixKey<T>::ordered(items[i]);
+#pragma unroll
+      for (int pass = 0; pass < zoo::kRadixPasses; ++pass)
+        atomicAdd(&lane_counts[(pass * kRadixBuckets + zoo::radix_digit(ordered, pass)) * kWarpSize + lane], 1u);
+    }
+#pragma unroll
+    for (int i = 0; i < 16; ++i) items[i] = next[i];
+  }
+  __syncthreads();
+  // Thread c sums counter c over the 32 lanes' copies, starting at its own lane so that the
+  // warp's 32 reads fall in 32 banks.
+  const int counter = threadIdx.x;
+  static_assert(kHistogramThreads == kCounters, "one thread per counter");
+  std::uint32_t count = 0;
+#pragma unroll
+  for (int l = 0; l < kWarpSize; ++l) count += lane_counts[counter * kWarpSize + (l + lane) % kWarpSize];
+  if (counter % kRadixBuckets == kRadixBuckets - 1) count -= padding;
+  if (count != 0) atomicAdd(&counts[counter], Count(count));
+}
+
+// ---- The pieces of a tile's pass (steps 1-3), shared by the pass kernel and the one-block sort ----
+
+
+// kPairs: key-value pairs (--values), a 32-bit value moving with each key.
+template <class Shape, class T, bool kPairs>
+struct TileShared {
+  // Per warp and digit value: the warp's count of it (count_digits), then where the warp's next
+  // key with it goes in `sorted` (rank_into_shared). Each warp writes its own row only.
+  std::uint32_t warp_digits[kWarps][kRadixBuckets];
+  T sorted[Shape::kTile];  // the tile, sorted by the pass's digit
+  std::uint32_t sorted_values[kPairs ? Shape::kTile : 1];  // each key's value, in its key's slot
+};
+
+// 1. keys[k] = the calling warp's key 32 k + lane of its run (at warp_keys), or the padding key
+// from warp_valid on (which may be 0 or less: a warp with no keys).
+template <class Shape, class T>
+__device__ void load_warp_run(const T* warp_keys, int warp_valid, T (&keys)[Shape::kItems]) {
+  const int lane = zoo::lane_id();
+  if (warp_valid >= Shape::kWarpKeys) {  // every warp of every tile but the last: no tests
+#pragma unroll
+    for (int k = 0; k < Shape::kItems; ++k) keys[k] = warp_keys[k * kWarpSize + lane];
+  } else {
+#pragma unroll
+    for (int k = 0; k < Shape::kItems; ++k) {
+      const int i = k * kWarpSize + lane;
+      keys[k] = i < warp_valid ? warp_keys[i] : padding_key<T>();
+    }
+  }
+}
+
+// 2. Returns to thread d the tile's count of digit d, padding included; leaves each warp's
+// counts in its row.
+template <class Shape, class T, bool kPairs>
+__device__ std::uint32_t count_digits(const T (&keys)[Shape::kItems], int pass, TileShared<Shape, T, kPairs>& shared) {
+  const int lane = zoo::lane_id(), warp = zoo::warp_id();
+#pragma unroll
+  for (int d = lane; d < kRadixBuckets; d += kWarpSize) shared.warp_digits[warp][d] = 0;
+  __syncwarp();  // the row is zero before any lane counts into it
+#pragma unroll
+  for (int k = 0; k < Shape::kItems; ++k)
+    atomicAdd(&shared.warp_digits[warp][digit_of(keys[k], pass)], 1u);
+  __syncthreads();
+  std::uint32_t count = 0;
+#pragma unroll
+  for (int w = 0; w < kWarps; ++w) count += shared.warp_digits[w][threadIdx.x];
+  return count;
+}
+
+// The lanes whose digit has the same `bit` (a mask of one bit) as the calling lane's: a ballot
+// of the lanes with the bit set, inverted in the lanes without it. In PTX, so that the bit
+// becomes a predicate that both the vote and the inversion use (ptxas then takes 7 of the 8
+// bits to predicates with one R2P): the compiler's own code for the C++ (`set ? ballot :
+// ~ballot`) spent a shift, a test and a select per bit besides, 28 instructions a key more.
+__device__ __forceinline__ unsigned lanes_agreeing_on_bit(unsigned digit, unsigned bit) {
+  unsigned lanes;
+  asm("{\n"
+      "  .reg .pred set;\n"
+      "  .reg .b32 masked;\n"
+      "  and.b32 masked, %1, %2;\n"
+      "  setp.ne.u32 set, masked, 0;\n"
+      "  vote.sync.ballot.b32 %0, set, 0xffffffff;\n"
+      "  @!set not.b32 %0, %0;\n"
+      "}"
+      : "=r"(lanes)
+      : "r"(digit), "r"(bit));
+  return lanes;
+}
+
+// a & b & c in one three-input logic instruction (LOP3; 0x80 is the truth table of a three-way
+// AND). Written out because the compiler chains two-input ANDs here, one instruction a bit.
+__device__ __forceinline__ unsigned and3(unsigned a, unsigned b, unsigned c) {
+  unsigned all;
+  asm("lop3.b32 %0, %1, %2, %3, 0x80;" : "=r"(all) : "r"(a), "r"(b), "r"(c));
+  return all;
+}
+
+// 3. Writes the tile's keys to shared.sorted, sorted by digit, stably (the keys' order is (warp,
+// round, lane)), and with kPairs each value to the same slot of shared.sorted_values; returns to
+// thread d where digit d starts there. `count`: count_digits's. The caller synchronizes before
+// reading them. (Keys only, `values` is not read.)
+template <class Shape, class T, bool kPairs>
+__device__ std::uint32_t rank_into_shared(const T (&keys)[Shape::kItems], const std::uint32_t (&values)[Shape::kItems],
+                                          int pass, std::uint32_t count, TileShared<Shape, T, kPairs>& shared) {
+  // Thread d: where digit d starts in the sorted tile, and in it where each warp's keys of digit d
+  // start (after those of the warps before it).
+  std::uint32_t tile_keys;
+  const std::uint32_t digit_start = BlockScan::exclusive<std::uint32_t, zoo::Sum>(count, tile_keys);
+  std::uint32_t warp_start = digit_start;
+#pragma unroll
+  for (int w = 0; w < kWarps; ++w) {
+    const std::uint32_t warp_count = shared.warp_digits[w][threadIdx.x];
+    shared.warp_digits[w][threadIdx.x] = warp_start;
+    warp_start += warp_count;
+  }
+  __syncthreads();
+
+  // The ballot multisplit: round by round, each lane finds the lanes whose digit equals its own
+  // (peers), one ballot per digit bit; the highest peer reads where the warp's next key of that
+  // digit goes and moves it on by the number of peers; each lane's rank is that place plus its
+  // peers in lower lanes. No barrier: each warp owns its row.
+  const int lane = zoo::lane_id(), warp = zoo::warp_id();
+  const unsigned lanes_below = (1u << lane) - 1u;
+  static_assert(zoo::kRadixBits == 8, "the peers below are the AND of 8 bits' agreements");
+#pragma unroll
+  for (int k = 0; k < Shape::kItems; ++k) {
+    const unsigned digit = digit_of(keys[k], pass);
+    unsigned agree[zoo::kRadixBits];
+#pragma unroll
+    for (int bit = 0; bit < zoo::kRadixBits; ++bit) agree[bit] = lanes_agreeing_on_bit(digit, 1u << bit);
+    const unsigned peers = and3(and3(agree[0], agree[1], agree[2]), and3(agree[3], agree[4], agree[5]),
+                                agree[6] & agree[7]);
+    const int leader = 31 - __clz(peers);  // the highest peer: one FLO
+    std::uint32_t place = 0;
+    if (lane == leader) {
+      place = shared.warp_digits[warp][digit];
+      shared.warp_digits[warp][digit] = place + __popc(peers);
+    }
+    const std::uint32_t rank = __shfl_sync(zoo::kFullMask, place, leader) + __popc(peers & lanes_below);
+    shared.sorted[rank] = keys[k];
+    if constexpr (kPairs) shared.sorted_values[rank] = values[k];
+    __syncwarp();  // the next round's leader of a digit may be another lane
+  }
+  return digit_start;
+}
+
+// ---- One digit pass over the tiles (steps 1-5) ----
+
+// 4. Thread d: the number of keys of digit d before this tile, its global offset included: a walk
+// back over digit d's descriptors, adding AGGREGATE counts until an INCLUSIVE one ends it (tile
+// 0's always is). The walk reads kLookbackWindow descriptors at a time, all in flight at once,
+// then adds them nearest first, waiting only on one not yet published; a window reaching past
+// tile 0 reads tile 0's again (never added: tile 0 ends the walk). The block's 256 walks read 256
+// neighbouring words a descriptor. No sleep before the first read: ranking the tile stands
+// between its publish and its look-back.
+//
+// Why a window: a walk at 2^26 keys was 8 descriptors deep on average (Nsight Compute: one load
+// per step, and 25% of the pass's stall samples waited on it), one L2 round trip each. Three at
+// a time made the sort 2-5% faster at 2^24-2^30 on the H100; 2 or 4 did as well within 1%, 6
+// or 8 no better (more loads per tile, most of them past the INCLUSIVE one). bench/NOTES.md,
+// "Onesweep, the ranking rewritten".
+constexpr int kLookbackWindow = 3;
+
+template <class Count>
+__device__ Count look_back(const State<Count>& state, std::int64_t tile, int digit) {
+  Count before = 0;
+  for (std::int64_t nearest = tile - 1;; nearest -= kLookbackWindow) {
+    zoo::TileView<Count> views[kLookbackWindow];
+#pragma unroll
+    for (int j = 0; j < kLookbackWindow; ++j)
+      views[j] = state.read(descriptor(nearest - j > 0 ? nearest - j : 0, digit));
+#pragma unroll
+    for (int j = 0; j < kLookbackWindow; ++j) {
+      while (views[j].status == zoo::kTileInvalid) {
+        zoo::LookbackBackoff::between_polls();
+        views[j] = state.read(descriptor(nearest - j > 0 ? nearest - j : 0, digit));
+      }
+      before += views[j].value;
+      if (views[j].status == zoo::kTileInclusive) return before;
+    }
+  }
+}
+
+// Sorts the keys by digit `pass`, stably, from in to out, and with kPairs their values from
+// values_in to values_out (else null). global_counts: row `pass` of the histogram (tile 0 turns
+// it into the global offsets and sets it back to zero). Shape's blocks per SM bound the
+// registers: 64 for SmallTiles, 85 for LargeTiles and PairTiles. 64-bit counts (N >= 2^32) take
+// more registers than 85 (their destinations and look-back sums): one block per SM fewer.
+template <class Shape, bool kPairs, class T, class Count>
+__global__ void __launch_bounds__(kThreads, Shape::kBlocksPerSM - (sizeof(Count) == 8 ? 1 : 0))
+    onesweep_pass_kernel(const T* in, T* out, const std::uint32_t* values_in, std::uint32_t* values_out,
+                         std::int64_t n, int pass, Count* global_counts, State<Count> state, std::int64_t silent_tile) {
+  __shared__ TileShared<Shape, T, kPairs> shared;
+  // Per digit d: where the sorted tile's slot 0 would go if it held digit d, so that the key of
+  // digit d in slot i goes to destination[d] + i.
+  __shared__ Count destination[kRadixBuckets];
+  const std::int64_t tile = blockIdx.x;
+  // Test-only (--inject-hang): tile 0 never publishes, so the first pass waits forever. A launch
+  // argument, as in the tuned scan: read from __constant__ memory it would be a cold load in
+  // front of every block's first (bench/NOTES.md, "A test hook must cost nothing").
+  if (tile == silent_tile) return;
+  const int digit = threadIdx.x;
+  const std::int64_t begin = tile * Shape::kTile;
+  const int valid = zoo::tile_extent(begin, n, Shape::kTile);
+
+  // 1. Load (with kPairs, the values beside the keys).
+  const std::int64_t warp_begin = begin + zoo::warp_id() * Shape::kWarpKeys;
+  const int warp_valid = valid - zoo::warp_id() * Shape::kWarpKeys;
+  T keys[Shape::kItems];
+  load_warp_run<Shape>(in + warp_begin, warp_valid, keys);
+  std::uint32_t values[Shape::kItems];
+  if constexpr (kPairs) load_warp_run<Shape>(values_in + warp_begin, warp_valid, values);
+
+  // 2. Count the tile's digits and publish them: AGGREGATE, or tile 0's INCLUSIVE after the
+  // virtual tile -1 (the global offsets). The padding of a last tile is not published.
+  const std::uint32_t count = count_digits(keys, pass, shared);
+  const Count keys_of_digit = count - (digit == kRadixBuckets - 1 ? Shape::kTile - valid : 0);
+  Count before_tile = 0;
+  if (tile == 0) {
+    Count all_keys;
+    before_tile = BlockScan::exclusive<Count, zoo::Sum>(global_counts[digit], all_keys);
+    global_counts[digit] = 0;  // ready for the next run's histogram
+    state.publish(descriptor(0, digit), zoo::kTileInclusive, before_tile + keys_of_digit);
+  } else {
+    state.publish(descriptor(tile, digit), zoo::kTileAggregate, keys_of_digit);
+  }
+
+  // 3. Rank: the tile, sorted by digit, in shared memory.
+  const std::uint32_t digit_start = rank_into_shared(keys, values, pass, count, shared);
+
+  // 4. Look back for the keys of each digit before this tile; publish INCLUSIVE.
+  if (tile > 0) {
+    before_tile = look_back<Count>(state, tile, digit);
+    state.publish(descriptor(tile, digit), zoo::kTileInclusive, before_tile + keys_of_digit);
+  }
+  destination[digit] = before_tile - digit_start;  // modulo 2^32 or 2^64: every sum below is < N
+  __syncthreads();  // the sorted tile and every digit's destination are complete
+
+  // 5. Scatter: runs of one digit to consecutive addresses; the padding (slots from valid on) stays.
+  const auto scatter = [&](int i) {
+    const T key = shared.sorted[i];
+    const Count to = destination[digit_of(key, pass)] + i;
+    out[to] = key;
+    if constexpr (kPairs) values_out[to] = shared.sorted_values[i];
+  };
+  if (valid == Shape::kTile) {  // every tile but the last: no tests
+#pragma unroll
+    for (int k = 0; k < Shape::kItems; ++k) scatter(k * kThreads + threadIdx.x);
+  } else {
+#pragma unroll
+    for (int k = 0; k < Shape::kItems; ++k)
+      if (k * kThreads + int(threadIdx.x) < valid) scatter(k * kThreads + threadIdx.x);
+  }
+}
+
+// ---- Small N: the whole sort in one block ----
+
+// n <= SmallTiles::kTile keys (and with kPairs their values): the four passes of steps 1-3 on
+// one tile, each pass's sorted tile (in shared memory) the next pass's input, then out. A grid
+// of one block: it may take every register it wants (68; held to 64, as in a pass, it spilled).
+template <bool kPairs, class T>
+__global__ void __launch_bounds__(kThreads, 1)
+    onesweep_one_block_kernel(const T* in, T* out, const std::uint32_t* values_in, std::uint32_t* values_out, int n) {
+  using Shape = SmallTiles;
+  __shared__ TileShared<Shape, T, kPairs> shared;
+  const int warp_begin = zoo::warp_id() * Shape::kWarpKeys;
+  const int warp_valid = n - warp_begin;
+  T keys[Shape::kItems];
+  std::uint32_t values[Shape::kItems];
+  load_warp_run<Shape>(in + warp_begin, warp_valid, keys);
+  if constexpr (kPairs) load_warp_run<Shape>(values_in + warp_begin, warp_valid, values);
+  for (int pass = 0; pass < zoo::kRadixPasses; ++pass) {
+    const std::uint32_t count = count_digits(keys, pass, shared);
+    rank_into_shared(keys, values, pass, count, shared);
+    __syncthreads();  // the tile sorted by this digit is complete
+    // The next pass's barriers come before its ranking writes `sorted` again. The padding stays
+    // in the last slots, from n on.
+    load_warp_run<Shape>(shared.sorted + warp_begin, Shape::kWarpKeys, keys);
+    if constexpr (kPairs) load_warp_run<Shape>(shared.sorted_values + warp_begin, Shape::kWarpKeys, values);
+  }
+  const int lane = zoo::lane_id();
+#pragma unroll
+  for (int k = 0; k < Shape::kItems; ++k)
+    if (k * kWarpSize + lane < warp_valid) {
+      out[warp_begin + k * kWarpSize + lane] = keys[k];
+      if constexpr (kPairs) values_out[warp_begin + k * kWarpSize + lane] = values[k];
+    }
+}
+
+struct RadixSortOnesweep : zoo::VariantDefaults {
+  template <class T, class Op>
+  using Problem = zoo::SortProblem<T, Op>;
+  static constexpr std::int64_t kTileItems = SmallTiles::kTile;
+  static constexpr bool kHasSilentTile = true;
+  static constexpr bool kSortsPairs = true;
+  static_assert(zoo::kRadixPasses % 2 == 0, "the passes ping-pong: an even number ends in the output");
+  static_assert(std::int64_t(UINT32_MAX) >= kLargeTilesFrom, "64-bit counts come with large tiles only");
+
+  // Up to one tile, the one-block sort (why one tile: the header, "Small N").
+  static bool one_block(std::int64_t n) { return n <= SmallTiles::kTile; }
+  static bool large_tiles(std::int64_t n) { return n >= kLargeTilesFrom; }
+  // Prefix counts reach N: 64-bit once N passes 2^32 - 1.
+  static bool wide_counts(std::int64_t n) { return n > std::int64_t(UINT32_MAX); }
+
+  // The workspace: the ping-pong copy of the keys (and of the values, for pairs), the histogram
+  // (4 rows of 256 counts) and the descriptor region (tiles x 256 descriptors, shared by the
+  // passes).
+  template <class T, class Count>
+  struct Layout {
+    T* keys = nullptr;
+    std::uint32_t* values = nullptr;
+    Count* counts = nullptr;
+    zoo::Workspace descriptors;
+  };
+  template <class Shape, bool kPairs, class T, class Count>
+  static Layout<T, Count> layout(zoo::WorkspaceCarver& carver, std::int64_t n) {
+    Layout<T, Count> layout;
+    layout.keys = carver.take<T>(static_cast<std::size_t>(n));
+    if (kPairs) layout.values = carver.take<std::uint32_t>(static_cast<std::size_t>(n));
+    layout.counts = carver.take<Count>(zoo::kRadixPasses * kRadixBuckets);
+    layout.descriptors.bytes =
+        Descriptors<Count>::workspace_bytes(zoo::ceil_div(n, Shape::kTile) * kRadixBuckets);
+    layout.descriptors.data = carver.take<char>(layout.descriptors.bytes);
+    return layout;
+  }
+
+  template <class T, class Op>
+  static std::size_t workspace_bytes(std::int64_t n) {
+    if (one_block(n)) return 0;
+    return zoo::bytes_of_layout([&](zoo::WorkspaceCarver& counter) {
+      if (wide_counts(n)) layout<LargeTiles, false, T, unsigned long long>(counter, n);
+      else if (large_tiles(n)) layout<LargeTiles, false, T, std::uint32_t>(counter, n);
+      else layout<SmallTiles, false, T, std::uint32_t>(counter, n);
+    });
+  }
+  template <class T>
+  static std::size_t pairs_workspace_bytes(std::int64_t n) {
+    if (one_block(n)) return 0;
+    return zoo::bytes_of_layout([&](zoo::WorkspaceCarver& counter) {
+      if (wide_counts(n)) layout<PairTiles, true, T, unsigned long long>(counter, n);
+      else layout<PairTiles, true, T, std::uint32_t>(counter, n);
+    });
+  }
+
+  // The histogram's grid: one block per SM (its 128 KB of counters), each striding over the
+  // tiles, so that its global atomics (1024 per block) do not grow with N. The first call also
+  // lets the kernel take its dynamic shared memory.
+  template <class T, class Count>
+  static unsigned histogram_blocks(std::int64_t n) {
+    static const int sms = [] {
+      int device = 0, count = 0;
+      ZOO_CUDA(cudaGetDevice(&device));
+      ZOO_CUDA(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
+      ZOO_CUDA(cudaFuncSetAttribute(onesweep_histogram_kernel<T, Count>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    static_cast<int>(kHistogramSharedBytes)));
+      return count;
+    }();
+    return static_cast<unsigned>(std::min<std::int64_t>(zoo::ceil_div(n, kHistogramTile), sms));
+  }
+
+  template <class Shape, bool kPairs, class T, class Count>
+  static void sort(const T* in, T* out, const std::uint32_t* values_in, std::uint32_t* values_out, std::int64_t n,
+                   zoo::Workspace workspace, cudaStream_t stream) {
+    zoo::WorkspaceCarver carver(workspace.data);
+    const Layout<T, Count> buffers = layout<Shape, kPairs, T, Count>(carver, n);
+    const std::int64_t tiles = zoo::ceil_div(n, Shape::kTile);
+    onesweep_histogram_kernel<T, Count><<<histogram_blocks<T, Count>(n), kHistogramThreads, kHistogramSharedBytes, stream>>>(
+        in, n, buffers.counts);
+    ZOO_CHECK_LAUNCH();
+    const T* from = in;
+    const std::uint32_t* values_from = values_in;
+    for (int pass = 0; pass < zoo::kRadixPasses; ++pass) {
+      T* to = pass % 2 == 0 ? buffers.keys : out;
+      std::uint32_t* values_to = pass % 2 == 0 ? buffers.values : values_out;
+      // A new epoch for every pass: what the previous pass or run left reads as not yet published.
+      const State<Count> state = Descriptors<Count>::for_run(buffers.descriptors, tiles * kRadixBuckets,
+                                                             zoo::RunEpochs::next(buffers.descriptors, stream));
+      onesweep_pass_kernel<Shape, kPairs, T, Count><<<static_cast<unsigned>(tiles), kThreads, 0, stream>>>(
+          from, to, values_from, values_to, n, pass, buffers.counts + pass * kRadixBuckets, state,
+          zoo::g_silent_tile_argument);
+      ZOO_CHECK_LAUNCH();
+      from = to;
+      values_from = values_to;
+    }
+  }
+
+  // Keys only when the values are null; key-value pairs otherwise (PairTiles at every N past one
+  // tile).
+  template <class T>
+  static void run(const T* in, T* out, const std::uint32_t* values_in, std::uint32_t* values_out, std::int64_t n,
+                  zoo::Workspace workspace, cudaStream_t stream) {
+    const bool pairs = values_in != nullptr;
+    if (one_block(n)) {
+      if (pairs)
+        onesweep_one_block_kernel<true><<<1, kThreads, 0, stream>>>(in, out, values_in, values_out, static_cast<int>(n));
+      else
+        onesweep_one_block_kernel<false><<<1, kThreads, 0, stream>>>(in, out, values_in, values_out, static_cast<int>(n));
+      ZOO_CHECK_LAUNCH();
+    } else if (pairs) {
+      if (wide_counts(n)) sort<PairTiles, true, T, unsigned long long>(in, out, values_in, values_out, n, workspace, stream);
+      else sort<PairTiles, true, T, std::uint32_t>(in, out, values_in, values_out, n, workspace, stream);
+    } else if (wide_counts(n)) {
+      sort<LargeTiles, false, T, unsigned long long>(in, out, values_in, values_out, n, workspace, stream);
+    } else if (large_tiles(n)) {
+      sort<LargeTiles, false, T, std::uint32_t>(in, out, values_in, values_out, n, workspace, stream);
+    } else {
+      sort<SmallTiles, false, T, std::uint32_t>(in, out, values_in, values_out, n, workspace, stream);
+    }
+  }
+};
+
+}  // namespace
+
+ZOO_MAIN(RadixSortOnesweep)
