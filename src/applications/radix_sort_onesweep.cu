@@ -90,12 +90,12 @@
 // --inclusive only (the rows are labelled "sort ascending"). Tile = 256 threads (thread d owns
 // digit d in every per-digit step) x 16 or 24 keys (TileShape); 26 or 34 KB of shared memory per
 // block of a pass (the sorted tile 16 or 24 KB, the warps' digit counters 8 KB, the digits'
-// destinations 1 KB, 2 KB with 64-bit counts). Key-value pairs (--values): a 32-bit value
-// loaded beside each key, written to its key's slot in shared memory when ranked and scattered
-// to its key's destination; one
-// shape at every N past one tile, PairTiles (256 x 16, 3 blocks/SM: 42 KB of shared memory, the
-// values' exchange included, within a block's 48 KB of static shared memory). The histogram:
-// 128 KB of dynamic shared memory, one block per SM.
+// destinations 1 KB, 2 KB with 64-bit counts). Key-value pairs (--values): a 32-bit value per
+// key, loaded after the ranking (the keys' registers are free by then, so pairs take the keys'
+// tile shapes), written to its key's slot in shared memory by the rank the thread left in
+// rank_of, and scattered to its key's destination; 48 or 68 KB of shared memory per block. The
+// tile's shared memory is dynamic (past the 48 KB a block may declare statically). The
+// histogram: 128 KB of dynamic shared memory, one block per SM.
 //
 // In the charts (bench/applications.png): against cub_radix_sort (cub::DeviceRadixSort::SortKeys,
 // also onesweep) and radix_sort_three_kernels. Measured (bench/NOTES.md, "Onesweep, the ranking
@@ -103,8 +103,8 @@
 // power of two from 2^10 to 2^30 (0.61-0.95x); on the H100 0.60-0.98x but for 2^27-2^28 (1.04x),
 // where the time swings by 10% from one size to the next. A pass issues as many instructions as
 // CUB's (Nsight Compute at 2^24: 41.5 M against 41.2 M); what is left is latency: 24 warps an
-// SM against CUB's 36. Key-value pairs: faster up to 2^22, 1.04-1.36x CUB from 2^24 (16 keys a
-// thread: the values' registers). What to look for: a pass against a copy of the keys (memcpy of
+// SM against CUB's 36. Key-value pairs: faster up to 2^22, 1.13-1.31x CUB from 2^24 on the H100
+// (a pass moves 16 bytes a key). What to look for: a pass against a copy of the keys (memcpy of
 // 8 bytes per key), its bound; the ranking's instructions (8 votes, 8 inversions and 4
 // three-input ANDs a key); the look-back's reads (3 descriptors a step); the histogram against
 // one read of the keys (at 92% of DRAM bandwidth); skewed keys (all of one digit: every shared
@@ -148,10 +148,6 @@ struct TileShape {
 using SmallTiles = TileShape<16, 4>;
 // From kLargeTilesFrom keys on: 3 blocks per SM, since 24 keys take more than 64 registers.
 using LargeTiles = TileShape<24, 3>;
-// Key-value pairs (--values), at every N past one tile: 16 keys and 16 values a thread, 3 blocks
-// per SM; its shared memory, 42 KB with the values' exchange, stays within a block's 48 KB of
-// static shared memory. Not measured yet.
-using PairTiles = TileShape<16, 3>;
 constexpr std::int64_t kLargeTilesFrom = std::int64_t(1) << 21;
 
 using BlockScan = zoo::WarpBlockScan<kThreads, zoo::ShuffleWarpScan>;
@@ -251,7 +247,6 @@ __global__ void __launch_bounds__(kHistogramThreads)
 
 // ---- The pieces of a tile's pass (steps 1-3), shared by the pass kernel and the one-block sort ----
 
-
 // kPairs: key-value pairs (--values), a 32-bit value moving with each key.
 template <class Shape, class T, bool kPairs>
 struct TileShared {
@@ -260,7 +255,20 @@ struct TileShared {
   std::uint32_t warp_digits[kWarps][kRadixBuckets];
   T sorted[Shape::kTile];  // the tile, sorted by the pass's digit
   std::uint32_t sorted_values[kPairs ? Shape::kTile : 1];  // each key's value, in its key's slot
+  // With kPairs: the rank of the key in each slot of the warps' runs (warp w, round k, lane l:
+  // slot w * 32 I + 32 k + l), written by the thread that holds the key, so that the values,
+  // loaded only after the ranking, can follow their keys (place_values).
+  std::uint16_t rank_of[kPairs ? Shape::kTile : 1];
 };
+static_assert(LargeTiles::kTile <= 65536, "a rank fits rank_of's 16 bits");
+
+// The pass kernel and the one-block sort keep TileShared in dynamic shared memory: with pairs it
+// outgrows the 48 KB a block may declare statically (68 KB for LargeTiles).
+template <class Shared>
+__device__ __forceinline__ Shared& shared_tile() {
+  extern __shared__ __align__(16) unsigned char dynamic_shared[];
+  return *reinterpret_cast<Shared*>(dynamic_shared);
+}
 
 // 1. keys[k] = the calling warp's key 32 k + lane of its run (at warp_keys), or the padding key
 // from warp_valid on (which may be 0 or less: a warp with no keys).
@@ -326,12 +334,12 @@ __device__ __forceinline__ unsigned and3(unsigned a, unsigned b, unsigned c) {
 }
 
 // 3. Writes the tile's keys to shared.sorted, sorted by digit, stably (the keys' order is (warp,
-// round, lane)), and with kPairs each value to the same slot of shared.sorted_values; returns to
+// round, lane)), and with kPairs each key's rank to its slot of shared.rank_of; returns to
 // thread d where digit d starts there. `count`: count_digits's. The caller synchronizes before
-// reading them. (Keys only, `values` is not read.)
+// reading shared.sorted.
 template <class Shape, class T, bool kPairs>
-__device__ std::uint32_t rank_into_shared(const T (&keys)[Shape::kItems], const std::uint32_t (&values)[Shape::kItems],
-                                          int pass, std::uint32_t count, TileShared<Shape, T, kPairs>& shared) {
+__device__ std::uint32_t rank_into_shared(const T (&keys)[Shape::kItems], int pass, std::uint32_t count,
+                                          TileShared<Shape, T, kPairs>& shared) {
   // Thread d: where digit d starts in the sorted tile, and in it where each warp's keys of digit d
   // start (after those of the warps before it).
   std::uint32_t tile_keys;
@@ -368,10 +376,22 @@ __device__ std::uint32_t rank_into_shared(const T (&keys)[Shape::kItems], const 
     }
     const std::uint32_t rank = __shfl_sync(zoo::kFullMask, place, leader) + __popc(peers & lanes_below);
     shared.sorted[rank] = keys[k];
-    if constexpr (kPairs) shared.sorted_values[rank] = values[k];
+    if constexpr (kPairs) shared.rank_of[warp * Shape::kWarpKeys + k * kWarpSize + lane] = rank;
     __syncwarp();  // the next round's leader of a digit may be another lane
   }
   return digit_start;
+}
+
+// 3b. With kPairs: values[k], the value of the calling thread's key k (load_warp_run's order),
+// to that key's slot of shared.sorted_values, by the rank the thread's own ranking left in
+// rank_of: no barrier between the two. The values are loaded after the ranking, when the keys'
+// registers are free: pairs then fit the keys' tile shapes (24 keys a thread and 3 blocks/SM),
+// where values held from the start took 16 more registers and a smaller tile.
+template <class Shape, class T>
+__device__ void place_values(const std::uint32_t (&values)[Shape::kItems], TileShared<Shape, T, true>& shared) {
+  const int first_slot = zoo::warp_id() * Shape::kWarpKeys + zoo::lane_id();
+#pragma unroll
+  for (int k = 0; k < Shape::kItems; ++k) shared.sorted_values[shared.rank_of[first_slot + k * kWarpSize]] = values[k];
 }
 
 // ---- One digit pass over the tiles (steps 1-5) ----
@@ -414,13 +434,13 @@ __device__ Count look_back(const State<Count>& state, std::int64_t tile, int dig
 // Sorts the keys by digit `pass`, stably, from in to out, and with kPairs their values from
 // values_in to values_out (else null). global_counts: row `pass` of the histogram (tile 0 turns
 // it into the global offsets and sets it back to zero). Shape's blocks per SM bound the
-// registers: 64 for SmallTiles, 85 for LargeTiles and PairTiles. 64-bit counts (N >= 2^32) take
+// registers: 64 for SmallTiles, 85 for LargeTiles. 64-bit counts (N >= 2^32) take
 // more registers than 85 (their destinations and look-back sums): one block per SM fewer.
 template <class Shape, bool kPairs, class T, class Count>
 __global__ void __launch_bounds__(kThreads, Shape::kBlocksPerSM - (sizeof(Count) == 8 ? 1 : 0))
     onesweep_pass_kernel(const T* in, T* out, const std::uint32_t* values_in, std::uint32_t* values_out,
                          std::int64_t n, int pass, Count* global_counts, State<Count> state, std::int64_t silent_tile) {
-  __shared__ TileShared<Shape, T, kPairs> shared;
+  auto& shared = shared_tile<TileShared<Shape, T, kPairs>>();
   // Per digit d: where the sorted tile's slot 0 would go if it held digit d, so that the key of
   // digit d in slot i goes to destination[d] + i.
   __shared__ Count destination[kRadixBuckets];
@@ -433,13 +453,11 @@ __global__ void __launch_bounds__(kThreads, Shape::kBlocksPerSM - (sizeof(Count)
   const std::int64_t begin = tile * Shape::kTile;
   const int valid = zoo::tile_extent(begin, n, Shape::kTile);
 
-  // 1. Load (with kPairs, the values beside the keys).
+  // 1. Load the keys (the values come after the ranking).
   const std::int64_t warp_begin = begin + zoo::warp_id() * Shape::kWarpKeys;
   const int warp_valid = valid - zoo::warp_id() * Shape::kWarpKeys;
   T keys[Shape::kItems];
   load_warp_run<Shape>(in + warp_begin, warp_valid, keys);
-  std::uint32_t values[Shape::kItems];
-  if constexpr (kPairs) load_warp_run<Shape>(values_in + warp_begin, warp_valid, values);
 
   // 2. Count the tile's digits and publish them: AGGREGATE, or tile 0's INCLUSIVE after the
   // virtual tile -1 (the global offsets). The padding of a last tile is not published.
@@ -455,14 +473,18 @@ __global__ void __launch_bounds__(kThreads, Shape::kBlocksPerSM - (sizeof(Count)
     state.publish(descriptor(tile, digit), zoo::kTileAggregate, keys_of_digit);
   }
 
-  // 3. Rank: the tile, sorted by digit, in shared memory.
-  const std::uint32_t digit_start = rank_into_shared(keys, values, pass, count, shared);
+  // 3. Rank: the tile, sorted by digit, in shared memory. With kPairs, the values' loads leave
+  // now, to arrive during the look-back.
+  const std::uint32_t digit_start = rank_into_shared(keys, pass, count, shared);
+  std::uint32_t values[kPairs ? Shape::kItems : 1];
+  if constexpr (kPairs) load_warp_run<Shape>(values_in + warp_begin, warp_valid, values);
 
   // 4. Look back for the keys of each digit before this tile; publish INCLUSIVE.
   if (tile > 0) {
     before_tile = look_back<Count>(state, tile, digit);
     state.publish(descriptor(tile, digit), zoo::kTileInclusive, before_tile + keys_of_digit);
   }
+  if constexpr (kPairs) place_values(values, shared);
   destination[digit] = before_tile - digit_start;  // modulo 2^32 or 2^64: every sum below is < N
   __syncthreads();  // the sorted tile and every digit's destination are complete
 
@@ -492,7 +514,7 @@ template <bool kPairs, class T>
 __global__ void __launch_bounds__(kThreads, 1)
     onesweep_one_block_kernel(const T* in, T* out, const std::uint32_t* values_in, std::uint32_t* values_out, int n) {
   using Shape = SmallTiles;
-  __shared__ TileShared<Shape, T, kPairs> shared;
+  auto& shared = shared_tile<TileShared<Shape, T, kPairs>>();
   const int warp_begin = zoo::warp_id() * Shape::kWarpKeys;
   const int warp_valid = n - warp_begin;
   T keys[Shape::kItems];
@@ -501,7 +523,8 @@ __global__ void __launch_bounds__(kThreads, 1)
   if constexpr (kPairs) load_warp_run<Shape>(values_in + warp_begin, warp_valid, values);
   for (int pass = 0; pass < zoo::kRadixPasses; ++pass) {
     const std::uint32_t count = count_digits(keys, pass, shared);
-    rank_into_shared(keys, values, pass, count, shared);
+    rank_into_shared(keys, pass, count, shared);
+    if constexpr (kPairs) place_values(values, shared);
     __syncthreads();  // the tile sorted by this digit is complete
     // The next pass's barriers come before its ranking writes `sorted` again. The padding stays
     // in the last slots, from n on.
@@ -567,9 +590,21 @@ struct RadixSortOnesweep : zoo::VariantDefaults {
   static std::size_t pairs_workspace_bytes(std::int64_t n) {
     if (one_block(n)) return 0;
     return zoo::bytes_of_layout([&](zoo::WorkspaceCarver& counter) {
-      if (wide_counts(n)) layout<PairTiles, true, T, unsigned long long>(counter, n);
-      else layout<PairTiles, true, T, std::uint32_t>(counter, n);
+      if (wide_counts(n)) layout<LargeTiles, true, T, unsigned long long>(counter, n);
+      else if (large_tiles(n)) layout<LargeTiles, true, T, std::uint32_t>(counter, n);
+      else layout<SmallTiles, true, T, std::uint32_t>(counter, n);
     });
+  }
+
+  // Kernel's dynamic shared memory (its TileShared), allowed past 48 KB on the first call.
+  template <class Shared, auto Kernel>
+  static std::size_t tile_shared_bytes() {
+    static const bool allowed = [] {
+      ZOO_CUDA(cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(sizeof(Shared))));
+      return true;
+    }();
+    (void)allowed;
+    return sizeof(Shared);
   }
 
   // The histogram's grid: one block per SM (its 128 KB of counters), each striding over the
@@ -605,7 +640,8 @@ struct RadixSortOnesweep : zoo::VariantDefaults {
       // A new epoch for every pass: what the previous pass or run left reads as not yet published.
       const State<Count> state = Descriptors<Count>::for_run(buffers.descriptors, tiles * kRadixBuckets,
                                                              zoo::RunEpochs::next(buffers.descriptors, stream));
-      onesweep_pass_kernel<Shape, kPairs, T, Count><<<static_cast<unsigned>(tiles), kThreads, 0, stream>>>(
+      constexpr auto kernel = onesweep_pass_kernel<Shape, kPairs, T, Count>;
+      kernel<<<static_cast<unsigned>(tiles), kThreads, tile_shared_bytes<TileShared<Shape, T, kPairs>, kernel>(), stream>>>(
           from, to, values_from, values_to, n, pass, buffers.counts + pass * kRadixBuckets, state,
           zoo::g_silent_tile_argument);
       ZOO_CHECK_LAUNCH();
@@ -614,28 +650,29 @@ struct RadixSortOnesweep : zoo::VariantDefaults {
     }
   }
 
-  // Keys only when the values are null; key-value pairs otherwise (PairTiles at every N past one
-  // tile).
+  // Keys only when the values are null (kPairs false), key-value pairs otherwise: the same tile
+  // shapes either way.
+  template <bool kPairs, class T>
+  static void run_sort(const T* in, T* out, const std::uint32_t* values_in, std::uint32_t* values_out, std::int64_t n,
+                       zoo::Workspace workspace, cudaStream_t stream) {
+    if (one_block(n)) {
+      constexpr auto kernel = onesweep_one_block_kernel<kPairs, T>;
+      kernel<<<1, kThreads, tile_shared_bytes<TileShared<SmallTiles, T, kPairs>, kernel>(), stream>>>(
+          in, out, values_in, values_out, static_cast<int>(n));
+      ZOO_CHECK_LAUNCH();
+    } else if (wide_counts(n)) {
+      sort<LargeTiles, kPairs, T, unsigned long long>(in, out, values_in, values_out, n, workspace, stream);
+    } else if (large_tiles(n)) {
+      sort<LargeTiles, kPairs, T, std::uint32_t>(in, out, values_in, values_out, n, workspace, stream);
+    } else {
+      sort<SmallTiles, kPairs, T, std::uint32_t>(in, out, values_in, values_out, n, workspace, stream);
+    }
+  }
   template <class T>
   static void run(const T* in, T* out, const std::uint32_t* values_in, std::uint32_t* values_out, std::int64_t n,
                   zoo::Workspace workspace, cudaStream_t stream) {
-    const bool pairs = values_in != nullptr;
-    if (one_block(n)) {
-      if (pairs)
-        onesweep_one_block_kernel<true><<<1, kThreads, 0, stream>>>(in, out, values_in, values_out, static_cast<int>(n));
-      else
-        onesweep_one_block_kernel<false><<<1, kThreads, 0, stream>>>(in, out, values_in, values_out, static_cast<int>(n));
-      ZOO_CHECK_LAUNCH();
-    } else if (pairs) {
-      if (wide_counts(n)) sort<PairTiles, true, T, unsigned long long>(in, out, values_in, values_out, n, workspace, stream);
-      else sort<PairTiles, true, T, std::uint32_t>(in, out, values_in, values_out, n, workspace, stream);
-    } else if (wide_counts(n)) {
-      sort<LargeTiles, false, T, unsigned long long>(in, out, values_in, values_out, n, workspace, stream);
-    } else if (large_tiles(n)) {
-      sort<LargeTiles, false, T, std::uint32_t>(in, out, values_in, values_out, n, workspace, stream);
-    } else {
-      sort<SmallTiles, false, T, std::uint32_t>(in, out, values_in, values_out, n, workspace, stream);
-    }
+    if (values_in != nullptr) run_sort<true>(in, out, values_in, values_out, n, workspace, stream);
+    else run_sort<false>(in, out, values_in, values_out, n, workspace, stream);
   }
 };
 
