@@ -577,23 +577,23 @@ struct RadixSortOnesweep : zoo::VariantDefaults {
     return layout;
   }
 
-  template <class T, class Op>
-  static std::size_t workspace_bytes(std::int64_t n) {
+  // The bytes of run_sort's workspace: the layout of the tile shape and count width it picks.
+  template <bool kPairs, class T>
+  static std::size_t sort_workspace_bytes(std::int64_t n) {
     if (one_block(n)) return 0;
     return zoo::bytes_of_layout([&](zoo::WorkspaceCarver& counter) {
-      if (wide_counts(n)) layout<LargeTiles, false, T, unsigned long long>(counter, n);
-      else if (large_tiles(n)) layout<LargeTiles, false, T, std::uint32_t>(counter, n);
-      else layout<SmallTiles, false, T, std::uint32_t>(counter, n);
+      if (wide_counts(n)) layout<LargeTiles, kPairs, T, unsigned long long>(counter, n);
+      else if (large_tiles(n)) layout<LargeTiles, kPairs, T, std::uint32_t>(counter, n);
+      else layout<SmallTiles, kPairs, T, std::uint32_t>(counter, n);
     });
+  }
+  template <class T, class Op>
+  static std::size_t workspace_bytes(std::int64_t n) {
+    return sort_workspace_bytes<false, T>(n);
   }
   template <class T>
   static std::size_t pairs_workspace_bytes(std::int64_t n) {
-    if (one_block(n)) return 0;
-    return zoo::bytes_of_layout([&](zoo::WorkspaceCarver& counter) {
-      if (wide_counts(n)) layout<LargeTiles, true, T, unsigned long long>(counter, n);
-      else if (large_tiles(n)) layout<LargeTiles, true, T, std::uint32_t>(counter, n);
-      else layout<SmallTiles, true, T, std::uint32_t>(counter, n);
-    });
+    return sort_workspace_bytes<true, T>(n);
   }
 
   // Kernel's dynamic shared memory (its TileShared), allowed past 48 KB on the first call.
