@@ -7,13 +7,14 @@ watchdog and repeated runs on one workspace."""
 import numpy as np
 import pytest
 
-from conftest import BIN, OPS, TYPES, parse_rows, run, tile_items
+from conftest import BIN, OPS, TYPES, built_types, parse_rows, run, tile_items
 
 PAIRS = {"segmented_scan": "cub_segmented_scan", "stream_compaction": "cub_select",
          "radix_sort_three_kernels": "cub_radix_sort", "radix_sort_onesweep": "cub_radix_sort"}
 SEGMENTED = ["segmented_scan", "cub_segmented_scan"]
 COMPACTION = ["stream_compaction", "cub_select"]
 SORT = ["radix_sort_three_kernels", "radix_sort_onesweep", "cub_radix_sort"]
+SORT_TYPES = ["int32", "float32", "int64", "uint32", "uint64", "float64"]  # every key radix_keys.cuh orders
 
 
 # ---- no GPU needed: refusals are decided before the GPU is touched ----
@@ -50,6 +51,11 @@ def test_a_sort_without_pairs_waives_values():
     assert "does not carry values" in result.stderr
 
 
+def test_every_sort_takes_every_key_type():
+    for variant in SORT:
+        assert built_types(variant) == set(SORT_TYPES), variant
+
+
 # ---- on the GPU ----
 
 @pytest.mark.parametrize("length", ["1", "3", "4096", "2^40"])
@@ -83,13 +89,19 @@ def test_compaction_of_given_inputs(gpu, tmp_path, variant):
 
 
 def ordered_keys(keys):
-    """The radix order of int32 / float32 keys as uint32 (radix_keys.cuh; -0.0 equals +0.0), for a
-    stable reference sort."""
-    bits = keys.view(np.uint32)
-    if keys.dtype == np.float32:
-        bits = np.where(bits == np.uint32(0x80000000), np.uint32(0), bits)
-        return np.where(bits >> 31 == 1, ~bits, bits ^ np.uint32(0x80000000))
-    return bits ^ np.uint32(0x80000000)
+    """The order of keys of any width as unsigned integers of that width, for a stable reference
+    sort: floats -0.0 made +0.0, then the negatives' bits inverted and the positives' sign bit set
+    (CUB's twiddle, not radix_keys.cuh's negation); signed integers the sign bit flipped."""
+    width = keys.dtype.itemsize * 8
+    unsigned = np.dtype(f"uint{width}").type
+    sign = unsigned(1 << (width - 1))
+    bits = keys.view(unsigned)
+    if keys.dtype.kind == "f":
+        bits = np.where(bits == sign, unsigned(0), bits)
+        return np.where(bits >> unsigned(width - 1) == 1, ~bits, bits ^ sign)
+    if keys.dtype.kind == "i":
+        return bits ^ sign
+    return bits
 
 
 @pytest.mark.parametrize("variant", SORT)
@@ -101,6 +113,13 @@ def test_sort_of_given_keys(gpu, tmp_path, variant):
         "float32 signed zeros and tiny": (np.array([0.0, -0.0, 1e-40, -1e-40, 3.5, -3.5, 3e38, -3e38] * 5000,
                                                    dtype=np.float32), "float32"),
         "float32 normal": (rng.standard_normal(262_147).astype(np.float32), "float32"),
+        "uint32 extremes": (np.array([0, 2**32 - 1, 2**31, 2**31 - 1, 1] * 1000, dtype=np.uint32), "uint32"),
+        "int64 duplicates": (rng.integers(-3, 3, size=200_003, dtype=np.int64), "int64"),
+        "int64 extremes": (np.array([2**63 - 1, -2**63, 0, -1, 1, 2**32, -2**32] * 1000, dtype=np.int64), "int64"),
+        "uint64 extremes": (np.array([0, 2**64 - 1, 2**63, 2**63 - 1, 1, 2**32] * 1000, dtype=np.uint64), "uint64"),
+        "float64 signed zeros and tiny": (np.array([0.0, -0.0, 5e-324, -5e-324, 3.5, -3.5, 1.7e308, -1.7e308] * 5000,
+                                                   dtype=np.float64), "float64"),
+        "float64 normal": (rng.standard_normal(262_147), "float64"),
     }
     for name, (data, dtype) in cases.items():
         (tmp_path / "in.bin").write_bytes(data.tobytes())
@@ -109,7 +128,7 @@ def test_sort_of_given_keys(gpu, tmp_path, variant):
         assert result.returncode == 0, f"{name}: {result.stderr}"
         got = np.frombuffer((tmp_path / "out.bin").read_bytes(), dtype=data.dtype)
         want = data[np.argsort(ordered_keys(data), kind="stable")]
-        assert np.array_equal(got.view(np.uint32), want.view(np.uint32)), name
+        assert got.tobytes() == want.tobytes(), name
 
 
 def test_radix_sort_three_kernels_refuses_sizes_beyond_its_offsets(gpu):
@@ -127,22 +146,22 @@ def test_sort_at_its_edge_sizes(gpu, seed, variant):
     one_block = tile_items("radix_sort_onesweep")
     sizes = sorted({0, 1, 2**12 - 1, 2**12, 2**12 + 1, one_block - 1, one_block, one_block + 1, 2 * one_block + 1,
                     2**20 + 3, 2**21 - 1, 2**21, 2**21 + 5})
-    result = run([BIN / variant, ",".join(map(str, sizes)), "--type", ",".join(TYPES), "--check-only",
+    result = run([BIN / variant, ",".join(map(str, sizes)), "--type", ",".join(SORT_TYPES), "--check-only",
                   "--seed", seed])
     rows = parse_rows(result.stdout)
     context = f"seed {seed}, sizes {sizes}\n{result.stderr[-3000:]}"
-    assert result.returncode == 0 and len(rows) == len(sizes) * len(TYPES), context
+    assert result.returncode == 0 and len(rows) == len(sizes) * len(SORT_TYPES), context
     assert all(r["status"] == "PASS" for r in rows), context
 
 
-def skewed_keys(n, rng):
-    """{name: n float32 keys} whose digits take one value, or two, in every pass. Built from +0.0
+def skewed_keys(n, rng, dtype=np.float32):
+    """{name: n float keys} whose digits take one value, or two, in every pass. Built from +0.0
     and -0.0, equal keys with different bits, so that a sort that is not stable shows."""
-    zeros = np.where(rng.random(n) < 0.5, np.float32(0.0), np.float32(-0.0)).astype(np.float32)
-    # +-0.0 and 1.0 as ordered words (radix_keys.cuh): 0x80000000 and 0xBF800000. Digits 0 and 1
-    # are 0x00 in both, digit 2 is 0x00 or 0x80, digit 3 0x80 or 0xBF: every pass sees one digit
-    # value or two.
-    zeros_and_ones = np.where(rng.random(n) < 0.5, zeros, np.float32(1.0)).astype(np.float32)
+    zeros = np.where(rng.random(n) < 0.5, dtype(0.0), dtype(-0.0)).astype(dtype)
+    # +-0.0 and 1.0 as ordered words (radix_keys.cuh), float32: 0x80000000 and 0xBF800000. Digits
+    # 0 and 1 are 0x00 in both, digit 2 is 0x00 or 0x80, digit 3 0x80 or 0xBF: every pass sees one
+    # digit value or two (float64: 0x8000000000000000 and 0xBFF0000000000000, the same in 8 digits).
+    zeros_and_ones = np.where(rng.random(n) < 0.5, zeros, dtype(1.0)).astype(dtype)
     return {"all equal (+-0.0)": zeros, "two digit values (+-0.0, 1.0)": zeros_and_ones}
 
 
@@ -153,29 +172,31 @@ def skewed_keys(n, rng):
 def test_sort_of_skewed_keys(gpu, tmp_path, variant):
     rng = np.random.default_rng(11)
     one_block = tile_items("radix_sort_onesweep")
-    for n in (one_block, one_block + 1, 300_001):
-        for name, data in skewed_keys(n, rng).items():
-            (tmp_path / "in.bin").write_bytes(data.tobytes())
-            result = run([BIN / variant, "--input", tmp_path / "in.bin", "--type", "float32", "--output",
-                          tmp_path / "out.bin", "--check-only"])
-            assert result.returncode == 0, f"{name}, n={n}: {result.stderr}"
-            got = np.frombuffer((tmp_path / "out.bin").read_bytes(), dtype=np.float32)
-            want = data[np.argsort(ordered_keys(data), kind="stable")]
-            assert np.array_equal(got.view(np.uint32), want.view(np.uint32)), f"{name}, n={n}"
+    for dtype, type_name in ((np.float32, "float32"), (np.float64, "float64")):
+        for n in (one_block, one_block + 1, 300_001):
+            for name, data in skewed_keys(n, rng, dtype).items():
+                (tmp_path / "in.bin").write_bytes(data.tobytes())
+                result = run([BIN / variant, "--input", tmp_path / "in.bin", "--type", type_name, "--output",
+                              tmp_path / "out.bin", "--check-only"])
+                assert result.returncode == 0, f"{type_name} {name}, n={n}: {result.stderr}"
+                got = np.frombuffer((tmp_path / "out.bin").read_bytes(), dtype=dtype)
+                want = data[np.argsort(ordered_keys(data), kind="stable")]
+                assert got.tobytes() == want.tobytes(), f"{type_name} {name}, n={n}"
     ints = np.full(300_001, 7, dtype=np.int32)
     (tmp_path / "in.bin").write_bytes(ints.tobytes())
     result = run([BIN / variant, "--input", tmp_path / "in.bin", "--type", "int32", "--check-only"])
     assert result.returncode == 0, f"int32, all 7: {result.stderr}"
     # The largest and smallest keys only: the largest has every digit 255, as the padding that
     # radix_sort_onesweep puts past a partial last tile (which must stay out of the output).
-    for n in (one_block + 1, 2**21 + 5):
-        extremes = np.where(rng.random(n) < 0.5, np.iinfo(np.int32).max, np.iinfo(np.int32).min).astype(np.int32)
-        (tmp_path / "in.bin").write_bytes(extremes.tobytes())
-        result = run([BIN / variant, "--input", tmp_path / "in.bin", "--type", "int32", "--output",
-                      tmp_path / "out.bin", "--check-only"])
-        assert result.returncode == 0, f"int32 extremes, n={n}: {result.stderr}"
-        got = np.frombuffer((tmp_path / "out.bin").read_bytes(), dtype=np.int32)
-        assert np.array_equal(got, np.sort(extremes)), f"int32 extremes, n={n}"
+    for dtype, type_name in ((np.int32, "int32"), (np.int64, "int64")):
+        for n in (one_block + 1, 2**21 + 5):
+            extremes = np.where(rng.random(n) < 0.5, np.iinfo(dtype).max, np.iinfo(dtype).min).astype(dtype)
+            (tmp_path / "in.bin").write_bytes(extremes.tobytes())
+            result = run([BIN / variant, "--input", tmp_path / "in.bin", "--type", type_name, "--output",
+                          tmp_path / "out.bin", "--check-only"])
+            assert result.returncode == 0, f"{type_name} extremes, n={n}: {result.stderr}"
+            got = np.frombuffer((tmp_path / "out.bin").read_bytes(), dtype=dtype)
+            assert np.array_equal(got, np.sort(extremes)), f"{type_name} extremes, n={n}"
 
 
 # Key-value pairs (--values): each key's 32-bit value (distinct: i xor a seed constant) must come
@@ -188,11 +209,11 @@ PAIR_SORTS = ["radix_sort_onesweep", "cub_radix_sort"]
 def test_sort_of_key_value_pairs(gpu, seed, variant):
     one_block = tile_items("radix_sort_onesweep")
     sizes = sorted({1, 33, one_block - 1, one_block, one_block + 1, 3 * one_block + 7, 2**20 + 3, 2**21 + 5})
-    result = run([BIN / variant, ",".join(map(str, sizes)), "--type", ",".join(TYPES), "--values", "--check-only",
-                  "--seed", seed])
+    result = run([BIN / variant, ",".join(map(str, sizes)), "--type", ",".join(SORT_TYPES), "--values",
+                  "--check-only", "--seed", seed])
     rows = parse_rows(result.stdout)
     context = f"seed {seed}, sizes {sizes}\n{result.stderr[-3000:]}"
-    assert result.returncode == 0 and len(rows) == len(sizes) * len(TYPES), context
+    assert result.returncode == 0 and len(rows) == len(sizes) * len(SORT_TYPES), context
     assert all(r["status"] == "PASS" and r["mode"] == "ascending-pairs" for r in rows), context
 
 

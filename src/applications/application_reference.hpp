@@ -8,8 +8,8 @@
 // always differ: the same bytes are the head flags of our segmented scan and the keys of CUB's
 // scan-by-key. Segment lengths are geometric with a given mean (a head at each element with
 // probability 1/mean), drawn from their own stream of the combination's seed.
-// Keys for sorting: uniformly random 32-bit patterns (floats: every finite value, NaN and
-// infinity mapped into the finite range), because a sort of [-8, 8] would exercise 5 bits.
+// Keys for sorting: uniformly random bit patterns of the key's width (floats: every finite value,
+// NaN and infinity mapped into the finite range), because a sort of [-8, 8] would exercise 5 bits.
 #pragma once
 
 #include <algorithm>
@@ -122,14 +122,18 @@ VerifyResult verify_compaction(const T* in, std::int64_t n, const T* got, std::i
   return result;
 }
 
-// Keys over the whole 32-bit range (floats: finite ones; an all-ones exponent loses its top bit).
+// Keys over the whole range of their width (floats: finite ones; an all-ones exponent loses its
+// top bit).
 template <class T>
 void generate_keys(T* keys, std::int64_t n, std::uint64_t seed) {
-  static_assert(sizeof(T) == 4, "32-bit keys");
+  using Bits = typename RadixKey<T>::Bits;
+  constexpr int kMantissaBits = sizeof(T) == 4 ? 23 : 52;
+  constexpr Bits kExponent = (RadixKey<T>::kSign - 1) >> kMantissaBits;  // the all-ones exponent
   parallel_chunks(n, default_chunks(n), [&](std::int64_t begin, std::int64_t end, int) {
     for (std::int64_t i = begin; i < end; ++i) {
-      std::uint32_t bits = static_cast<std::uint32_t>(mix64(seed ^ mix64(static_cast<std::uint64_t>(i))) >> 32);
-      if (std::is_floating_point_v<T> && ((bits >> 23) & 0xFFu) == 0xFFu) bits &= ~(1u << 30);
+      Bits bits = static_cast<Bits>(mix64(seed ^ mix64(static_cast<std::uint64_t>(i))) >> (64 - 8 * sizeof(T)));
+      if (std::is_floating_point_v<T> && ((bits >> kMantissaBits) & kExponent) == kExponent)
+        bits &= ~(RadixKey<T>::kSign >> 1);
       std::memcpy(&keys[i], &bits, sizeof bits);
     }
   });
@@ -137,8 +141,8 @@ void generate_keys(T* keys, std::int64_t n, std::uint64_t seed) {
 
 // The CPU reference sort: an LSD radix sort over RadixKey's ordered words, chunk-parallel (each
 // chunk counts its digits, chunk c's bucket d starts after every earlier bucket and after
-// bucket d of chunks < c, so the scatter is stable), 4 passes of 8 bits. O(n): std::sort of
-// 2^30 keys would take minutes on one core.
+// bucket d of chunks < c, so the scatter is stable), 4 passes of 8 bits (8 for 64-bit keys).
+// O(n): std::sort of 2^30 keys would take minutes on one core.
 template <class T>
 void reference_sort(const T* in, T* out, std::int64_t n, const std::uint32_t* values_in = nullptr,
                     std::uint32_t* values_out = nullptr) {
@@ -150,8 +154,9 @@ void reference_sort(const T* in, T* out, std::int64_t n, const std::uint32_t* va
   std::vector<std::array<std::int64_t, kRadixBuckets>> start(chunks);
   const T* from = in;
   const std::uint32_t* values_from = values_in;
-  for (int pass = 0; pass < kRadixPasses; ++pass) {
-    T* to = pass % 2 == 0 ? buffer.data() : out;  // 4 passes: the last one lands in out
+  static_assert(RadixKey<T>::kPasses % 2 == 0, "the passes ping-pong: an even number lands in out");
+  for (int pass = 0; pass < RadixKey<T>::kPasses; ++pass) {
+    T* to = pass % 2 == 0 ? buffer.data() : out;
     std::uint32_t* values_to = pass % 2 == 0 ? value_buffer.data() : values_out;
     parallel_chunks(n, chunks, [&](std::int64_t begin, std::int64_t end, int c) {
       start[c].fill(0);

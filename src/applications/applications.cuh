@@ -9,10 +9,11 @@
 //   CompactionProblem     keep the elements x > 0, in order: run(in, out, count, n, workspace,
 //                         stream) writes the kept elements to out[0..count) and their number to
 //                         *count (device int64). Rows: op select, mode x>0.
-//   SortProblem           ascending sort of 32-bit keys, or of key-value pairs with --values (a
-//                         32-bit value rides with each key): run(keys_in, keys_out, values_in,
-//                         values_out, n, workspace, stream), the value pointers null for keys
-//                         only. Rows: op sort, mode ascending (ascending-pairs with --values).
+//   SortProblem           ascending sort of 32- or 64-bit keys (any of the zoo's types), or of
+//                         key-value pairs with --values (a 32-bit value rides with each key):
+//                         run(keys_in, keys_out, values_in, values_out, n, workspace, stream),
+//                         the value pointers null for keys only. Rows: op sort, mode ascending
+//                         (ascending-pairs with --values).
 // Compaction and sort have no operator or scan mode of their own (their inner scans are exclusive
 // sums): they accept the default --op sum and --inclusive, and refuse the others (exit 3).
 #pragma once
@@ -147,7 +148,7 @@ class CompactionProblem : public ArrayProblem<T> {
 template <class T, class Op>
 class SortProblem : public ArrayProblem<T> {
  public:
-  static constexpr const char* kInputDescription = "random 32-bit keys";
+  static constexpr const char* kInputDescription = "random keys over the type's whole range";
   static constexpr bool kTakesValues = true;
   static std::string op_label() { return "sort"; }
   static std::string mode_label(ScanKind) { return "ascending"; }

@@ -1,21 +1,23 @@
-// radix_sort_onesweep -- an LSD radix sort of 32-bit keys after Onesweep: one histogram pass for
-// all four digits, then one kernel per digit that reads and writes each key once, its offsets
-// from a decoupled look-back over per-tile, per-digit counts on the zoo's single-pass machinery.
+// radix_sort_onesweep -- an LSD radix sort of 32- and 64-bit keys after Onesweep: one histogram
+// pass for all digits (4 of 8 bits, 8 for 64-bit keys), then one kernel per digit that reads and
+// writes each key once, its offsets from a decoupled look-back over per-tile, per-digit counts
+// on the zoo's single-pass machinery.
 //
 // Idea: radix_sort_three_kernels reads the keys twice per digit (a histogram, then the scatter)
 // and scans the counts in launches of their own. Onesweep (Adinets & Merrill 2022, "Onesweep: A
 // Faster Least Significant Digit Radix Sort for GPUs") removes both. (a) A pass changes the order
-// of the keys, not their digits, so the histograms of all four digits come from one read of the
+// of the keys, not their digits, so the histograms of all the digits come from one read of the
 // input up front: the global offset of digit d in pass p is the number of keys whose p-th digit
 // is smaller, whatever their order. (b) What a tile still needs from the tiles before it, their
 // number of keys of each digit, is a scan across tiles, 256 of them side by side, and a
 // single-pass decoupled look-back (Merrill & Garland 2016; tile_state.cuh) does it inside the
 // scatter kernel. The kernels, in order:
-//   0. histogram (1 launch, one block of 1024 threads per SM): each block counts the four digits
-//      of its tiles' keys in shared memory, one copy of the counters per lane so that a warp's
-//      32 atomics fall in 32 banks, then adds its counts to a global 4 x 256 table with atomics.
+//   0. histogram (1 launch, one block of 1024 threads per SM): each block counts every digit of
+//      its tiles' keys in shared memory, one copy of the counters per lane (per two lanes for
+//      64-bit keys) so that a warp's atomics spread over the banks, then adds its counts to a
+//      global passes x 256 table with atomics.
 //   One launch per digit pass p (tile = blockIdx.x, 256 threads x 16 keys below 2^21 keys, x 24
-//   from there; onesweep_pass_kernel):
+//   from there; 64-bit keys x 16, then x 32, or x 24 with pairs; onesweep_pass_kernel):
 //   1. load: the tile's keys into registers, warp by warp: warp w owns the tile's keys
 //      32 I w .. 32 I (w + 1) - 1 (I keys a thread), and in round k lane l holds its key 32 k + l
 //      (one 128-byte load a round), so that (warp, round, lane) is the input order; a last,
@@ -40,8 +42,8 @@
 //   5. scatter: sorted key i leaves for (where this tile's keys of its digit go) + (i - where
 //      its digit starts in the tile): consecutive threads write consecutive addresses along a
 //      run of one digit.
-// The passes ping-pong: in -> workspace -> out -> workspace -> out.
-// Small N, at most one tile (onesweep_one_block_kernel): one block runs steps 1-3 four times on
+// The passes ping-pong: in -> workspace -> out -> workspace -> out (and on, 8 passes of 64-bit keys).
+// Small N, at most one tile (onesweep_one_block_kernel): one block runs steps 1-3 once a digit on
 // the keys in registers and shared memory and writes them out once: 1 launch, no histogram, no
 // descriptors. One tile (4096 keys) has no work across tiles at all, and one launch replaces
 // five: on the H100 it sorts 2^10 keys in 10.4 us and 2^12 in 11.1 (CUB's one-block sort: 11.6
@@ -51,16 +53,17 @@
 // across tiles (a size above kTileItems).
 //
 // Work: O(N) per pass; depth: O(log tile) + the look-back, per pass. Launches: 5 (1 histogram +
-// 4 passes; 1 up to one tile) against radix_sort_three_kernels's 12. Global traffic, counting
-// the keys: the histogram reads each key once (4 bytes), each pass reads and writes it once (8
-// bytes): 36 bytes, 9 accesses per element, as CUB's onesweep, against 48 bytes (12 accesses:
-// two reads and a write per pass) for radix_sort_three_kernels. Besides the keys, each tile
+// 4 passes; 9 for 64-bit keys; 1 up to one tile) against radix_sort_three_kernels's 12 (24).
+// Global traffic, counting the keys: the histogram reads each key once (4 bytes), each pass reads
+// and writes it once (8 bytes): 36 bytes, 9 accesses per element, as CUB's onesweep, against 48
+// bytes (12 accesses: two reads and a write per pass) for radix_sort_three_kernels. 64-bit keys:
+// 17 accesses of 8 bytes, 136 bytes a key (a copy: 16). Besides the keys, each tile
 // publishes its 256 descriptors twice and its look-back reads 256 or more: with 8-byte
 // descriptors, at least 6 KB per tile, 1.5 bytes per key per pass with 4096-key tiles, 1 with
 // 6144 (twice that from N = 2^32 on). Read back while L2 still holds them, but from about 2^27
 // keys on the region outgrows the L2 and its lines travel to DRAM and back: Nsight Compute
 // counts 11% more DRAM writes and 14% more reads in a pass than the keys' own. The GB/s column
-// counts 2 x 4 bytes per key (a copy's bytes).
+// counts 2 x the key's bytes per key (a copy's bytes).
 //
 // Tile state: one descriptor per (tile, digit), at tile x 256 + digit, so that a tile's 256 are
 // contiguous and the 32 lanes of a warp publish or poll one 256-byte run. A count of digit d in a
@@ -72,12 +75,13 @@
 // with relaxed atomics: the count travels in the word of its flag, and a tile's output depends
 // only on its input and the words it read. The histogram's counts and each pass's input keys come
 // from earlier launches in the same stream: the kernel boundary orders them, no flag needed.
-// No clearing: the four passes share one region of descriptors, each pass with an epoch of its
+// No clearing: the passes share one region of descriptors, each pass with an epoch of its
 // own (RunEpochs, tile_state.cuh), so that a word left by the previous pass or run reads as not
 // yet published; and tile 0 of pass p, the only reader of row p of the histogram, sets it back to
 // zero for the next run. The contract is the tuned scan's: the workspace must be zero when first
 // allocated (the harness zeroes it once, outside timing), and every run leaves it ready for the
-// next; after 2^28 runs of a workspace (four epochs each) RunEpochs zeroes the region once.
+// next; after 2^30 epochs of a workspace (one a pass: 2^28 runs of 32-bit keys, 2^27 of 64-bit)
+// RunEpochs zeroes the region once.
 //
 // Forward progress: tile = blockIdx.x, as in the tuned scan (tuned_scan.cuh): a tile waits only on
 // tiles with smaller indices, relying on the hardware dispatching blocks in blockIdx.x order
@@ -85,17 +89,19 @@
 // takes an atomic ticket instead. Inside a block the 256 walks of step 4 diverge, and each lane
 // spins on its own descriptor: independent thread scheduling (sm_70 on) lets the others go on.
 //
-// Constraints: int32 and float32 keys (-0.0 and +0.0 are equal keys, kept in input order, as in
-// CUB; the inputs have no NaN); any N: 32-bit counts below 2^32, 64-bit from there. --op sum
-// --inclusive only (the rows are labelled "sort ascending"). Tile = 256 threads (thread d owns
-// digit d in every per-digit step) x 16 or 24 keys (TileShape); 26 or 34 KB of shared memory per
-// block of a pass (the sorted tile 16 or 24 KB, the warps' digit counters 8 KB, the digits'
-// destinations 1 KB, 2 KB with 64-bit counts). Key-value pairs (--values): a 32-bit value per
-// key, loaded after the ranking (the keys' registers are free by then, so pairs take the keys'
-// tile shapes), written to its key's slot in shared memory by the rank the thread left in
-// rank_of, and scattered to its key's destination; 48 or 68 KB of shared memory per block. The
-// tile's shared memory is dynamic (past the 48 KB a block may declare statically). The
-// histogram: 128 KB of dynamic shared memory, one block per SM.
+// Constraints: keys of every zoo type, int32, uint32, float32, int64, uint64 and float64
+// (radix_keys.cuh orders them; -0.0 and +0.0 are equal keys, kept in input order, as in CUB; the
+// inputs have no NaN); any N: 32-bit counts below 2^32, 64-bit from there. --op sum --inclusive
+// only (the rows are labelled "sort ascending"). Tile = 256 threads (thread d owns digit d in
+// every per-digit step) x 16 or 24 keys (TileShape; 64-bit keys 16 or 32); shared memory per
+// block of a pass: the sorted tile (16 or 24 KB; 64-bit keys 32 or 64 KB), the warps' digit
+// counters 8 KB, the digits' destinations 1 KB (2 KB with 64-bit counts). Key-value pairs
+// (--values): a 32-bit value per key, loaded after the ranking (the keys' registers are free by
+// then, so 32-bit keys' pairs take the keys' tile shapes), written to its key's slot in shared
+// memory by the rank the thread left in rank_of, and scattered to its key's destination; 48 or
+// 68 KB of shared memory per block (64-bit keys: 56 or 92 KB). The tile's shared memory is
+// dynamic (past the 48 KB a block may declare statically). The histogram: 128 KB of dynamic
+// shared memory, one block per SM.
 //
 // In the charts (bench/applications.png): against cub_radix_sort (cub::DeviceRadixSort::SortKeys,
 // also onesweep) and radix_sort_three_kernels. Measured (bench/NOTES.md, "Onesweep, the ranking
@@ -133,10 +139,11 @@ constexpr int kWarps = kThreads / kWarpSize;
 static_assert(kThreads == kRadixBuckets, "one thread per digit value");
 
 // A tile of a digit pass: kThreads x Items keys, BlocksPerSM blocks of it resident per SM (the
-// register budget of __launch_bounds__). Two shapes, chosen by N (RadixSortOnesweep::sort):
-// bigger tiles mean fewer descriptors and look-backs per key, smaller ones more tiles to spread
-// over the SMs. Measured on the H100 (bench/NOTES.md, "Onesweep, first measurements"): 24 keys
-// a thread took 0.95x the time of 16 at 2^22, 0.92x at 2^24 and 0.89x at 2^28, but 1.09x at 2^20.
+// register budget of __launch_bounds__). Two shapes per key width, chosen by N
+// (RadixSortOnesweep::run_sort): bigger tiles mean fewer descriptors and look-backs per key,
+// smaller ones more tiles to spread over the SMs. Measured on the H100 (bench/NOTES.md,
+// "Onesweep, first measurements"): 24 32-bit keys a thread took 0.95x the time of 16 at 2^22,
+// 0.92x at 2^24 and 0.89x at 2^28, but 1.09x at 2^20.
 template <int Items, int BlocksPerSM>
 struct TileShape {
   static constexpr int kItems = Items;
@@ -144,10 +151,18 @@ struct TileShape {
   static constexpr int kWarpKeys = Items * kWarpSize;  // a warp's run of the tile
   static constexpr std::int64_t kTile = std::int64_t(kThreads) * Items;
 };
-// Up to kLargeTilesFrom keys, and the one-block sort.
-using SmallTiles = TileShape<16, 4>;
-// From kLargeTilesFrom keys on: 3 blocks per SM, since 24 keys take more than 64 registers.
-using LargeTiles = TileShape<24, 3>;
+// Up to kLargeTilesFrom keys, and the one-block sort: 4096 keys whatever their width. 16 64-bit
+// keys take 32 registers a thread, and spilled in the 64 of four blocks per SM: three.
+template <class T>
+using SmallTiles = std::conditional_t<sizeof(T) == 4, TileShape<16, 4>, TileShape<16, 3>>;
+// From kLargeTilesFrom keys on. 32-bit keys: 24 a thread, 3 blocks per SM (24 keys take more
+// than 64 registers). 64-bit keys: 32 a thread in 2 blocks (128 registers); measured against
+// 16 x 3 blocks and 24 x 2 at 2^21-2^28 (bench/NOTES.md, "Onesweep, 64-bit keys"), 32 took
+// 0.86-0.95x the time of 16 and 0.90-0.97x of 24. With pairs, 64-bit keys take 24 a thread: 32
+// keys and their values (120 KB of shared memory a block) would leave room for one block per SM.
+template <class T, bool kPairs>
+using LargeTiles = std::conditional_t<sizeof(T) == 4, TileShape<24, 3>,
+                                      std::conditional_t<kPairs, TileShape<24, 2>, TileShape<32, 2>>>;
 constexpr std::int64_t kLargeTilesFrom = std::int64_t(1) << 21;
 
 using BlockScan = zoo::WarpBlockScan<kThreads, zoo::ShuffleWarpScan>;
@@ -170,32 +185,34 @@ __device__ __forceinline__ int digit_of(T key, int pass) {
 }
 
 // Every tile is ranked as a whole one: the slots past the keys (the last tile's, the one-block
-// sort's) hold a padding key whose every digit is 255, so that the pieces below need no bounds
-// test. Being of the last digit and after every key in the tile's order, the padding ranks into
-// the last slots of the sorted tile, never scattered; only digit 255's published count leaves
-// it out (onesweep_pass_kernel).
-template <class T>
-__device__ __forceinline__ T padding_key() {
-  const std::uint32_t bits = 0x7FFFFFFFu;  // RadixKey<T>::ordered(padding) = 0xFFFFFFFF, int32 and float32
-  T key;
-  memcpy(&key, &bits, sizeof key);
-  return key;
-}
+// sort's) hold a padding key whose every digit is 255 (RadixKey<T>::last()), so that the pieces
+// below need no bounds test. Being of the last digit and after every key in the tile's order, the
+// padding ranks into the last slots of the sorted tile, never scattered; only digit 255's
+// published count leaves it out (onesweep_pass_kernel).
 
-// ---- 0. The histogram of all four digits ----
+// ---- 0. The histogram of every digit ----
 
-// One block per SM, 1024 threads, each reading 16 keys a tile with 16-byte vectors (the order of
-// the keys does not matter here).
+// One block per SM, 1024 threads, each reading 64 bytes of keys a tile (16 32-bit keys or 8 64-bit
+// ones) with 16-byte vectors (the order of the keys does not matter here).
 constexpr int kHistogramThreads = 1024;
-using HistogramTile = zoo::RegisterTile<kHistogramThreads, 16>;
-constexpr std::int64_t kHistogramTile = kHistogramThreads * 16;
-// The block's counters: one copy of the 4 x 256 counts per lane, lane-minor, so that counter
-// (pass, digit) of lane l is the word (pass * 256 + digit) * 32 + l, in bank l. The 32 shared
-// atomics of a warp then never share a bank, whatever the keys; with one shared copy, random
-// digits put 3 to 4 lanes in the busiest bank and a warp's atomic took that many passes
-// (bench/NOTES.md, "Onesweep, the ranking rewritten").
-constexpr std::size_t kHistogramSharedBytes =
-    std::size_t(zoo::kRadixPasses) * kRadixBuckets * kWarpSize * sizeof(std::uint32_t);  // 128 KB
+// The block's counters: kCopies copies of the passes x 256 counts, copy-minor, so that counter
+// (pass, digit) of lane l is the word (pass * 256 + digit) * kCopies + l % kCopies. With 32
+// copies (32-bit keys, 4 passes) a warp's 32 shared atomics fall in 32 banks whatever the keys;
+// with one shared copy, random digits put 3 to 4 lanes in the busiest bank and a warp's atomic
+// took that many passes (bench/NOTES.md, "Onesweep, the ranking rewritten"). 64-bit keys have
+// twice the counters in the same 128 KB: 16 copies, lanes l and l + 16 sharing one (at most two
+// lanes a bank).
+constexpr std::size_t kHistogramSharedBytes = std::size_t(128) << 10;
+template <class T>
+struct HistogramShape {
+  static constexpr int kPasses = zoo::RadixKey<T>::kPasses;
+  static constexpr int kItems = 64 / int(sizeof(T));
+  static constexpr std::int64_t kTile = std::int64_t(kHistogramThreads) * kItems;
+  using Tile = zoo::RegisterTile<kHistogramThreads, kItems>;
+  static constexpr int kCounters = kPasses * kRadixBuckets;  // 1024 or 2048
+  static constexpr int kCopies = int(kHistogramSharedBytes / (kCounters * sizeof(std::uint32_t)));  // 32 or 16
+  static_assert(kCounters % kHistogramThreads == 0, "each thread sums whole counters");
+};
 
 // Adds the number of keys with each value of each digit to counts[pass * 256 + value]. The grid
 // strides over the tiles; a block's counters are 32-bit, enough for the N / blocks keys it
@@ -206,43 +223,45 @@ constexpr std::size_t kHistogramSharedBytes =
 template <class T, class Count>
 __global__ void __launch_bounds__(kHistogramThreads)
     onesweep_histogram_kernel(const T* keys, std::int64_t n, Count* counts) {
-  extern __shared__ std::uint32_t lane_counts[];  // kHistogramSharedBytes
-  constexpr int kCounters = zoo::kRadixPasses * kRadixBuckets;
-  for (int i = threadIdx.x; i < kCounters * kWarpSize; i += kHistogramThreads) lane_counts[i] = 0;
+  using Shape = HistogramShape<T>;
+  extern __shared__ std::uint32_t copy_counts[];  // kHistogramSharedBytes
+  for (int i = threadIdx.x; i < Shape::kCounters * Shape::kCopies; i += kHistogramThreads) copy_counts[i] = 0;
   __syncthreads();
-  const int lane = zoo::lane_id();
-  const std::int64_t tiles = zoo::ceil_div(n, kHistogramTile);
+  const int copy = zoo::lane_id() % Shape::kCopies;
+  const std::int64_t tiles = zoo::ceil_div(n, Shape::kTile);
   std::uint32_t padding = 0;  // padding keys this block counted
-  const auto load = [&](std::int64_t tile, T (&items)[16]) {
-    const int valid = zoo::tile_extent(tile * kHistogramTile, n, kHistogramTile);
-    padding += kHistogramTile - valid;
-    HistogramTile::load(keys + tile * kHistogramTile, valid, items, padding_key<T>());
+  const auto load = [&](std::int64_t tile, T (&items)[Shape::kItems]) {
+    const int valid = zoo::tile_extent(tile * Shape::kTile, n, Shape::kTile);
+    padding += Shape::kTile - valid;
+    Shape::Tile::load(keys + tile * Shape::kTile, valid, items, zoo::RadixKey<T>::last());
   };
-  T items[16];
+  T items[Shape::kItems];
   if (blockIdx.x < tiles) load(blockIdx.x, items);
   for (std::int64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-    T next[16];
+    T next[Shape::kItems];
     if (tile + gridDim.x < tiles) load(tile + gridDim.x, next);
 #pragma unroll
-    for (int i = 0; i < 16; ++i) {
-      const std::uint32_t ordered = zoo::RadixKey<T>::ordered(items[i]);
+    for (int i = 0; i < Shape::kItems; ++i) {
+      const auto ordered = zoo::RadixKey<T>::ordered(items[i]);
 #pragma unroll
-      for (int pass = 0; pass < zoo::kRadixPasses; ++pass)
-        atomicAdd(&lane_counts[(pass * kRadixBuckets + zoo::radix_digit(ordered, pass)) * kWarpSize + lane], 1u);
+      for (int pass = 0; pass < Shape::kPasses; ++pass)
+        atomicAdd(&copy_counts[(pass * kRadixBuckets + zoo::radix_digit(ordered, pass)) * Shape::kCopies + copy], 1u);
     }
 #pragma unroll
-    for (int i = 0; i < 16; ++i) items[i] = next[i];
+    for (int i = 0; i < Shape::kItems; ++i) items[i] = next[i];
   }
   __syncthreads();
-  // Thread c sums counter c over the 32 lanes' copies, starting at its own lane so that the
-  // warp's 32 reads fall in 32 banks.
-  const int counter = threadIdx.x;
-  static_assert(kHistogramThreads == kCounters, "one thread per counter");
-  std::uint32_t count = 0;
+  // Thread c sums counter c (and c + 1024) over the copies, starting at its own copy so that the
+  // warp's reads spread over the banks.
 #pragma unroll
-  for (int l = 0; l < kWarpSize; ++l) count += lane_counts[counter * kWarpSize + (l + lane) % kWarpSize];
-  if (counter % kRadixBuckets == kRadixBuckets - 1) count -= padding;
-  if (count != 0) atomicAdd(&counts[counter], Count(count));
+  for (int counter = threadIdx.x; counter < Shape::kCounters; counter += kHistogramThreads) {
+    std::uint32_t count = 0;
+#pragma unroll
+    for (int c = 0; c < Shape::kCopies; ++c)
+      count += copy_counts[counter * Shape::kCopies + (c + copy) % Shape::kCopies];
+    if (counter % kRadixBuckets == kRadixBuckets - 1) count -= padding;
+    if (count != 0) atomicAdd(&counts[counter], Count(count));
+  }
 }
 
 // ---- The pieces of a tile's pass (steps 1-3), shared by the pass kernel and the one-block sort ----
@@ -260,10 +279,11 @@ struct TileShared {
   // loaded only after the ranking, can follow their keys (place_values).
   std::uint16_t rank_of[kPairs ? Shape::kTile : 1];
 };
-static_assert(LargeTiles::kTile <= 65536, "a rank fits rank_of's 16 bits");
+static_assert(LargeTiles<double, false>::kTile <= 65536, "a rank fits rank_of's 16 bits");
 
 // The pass kernel and the one-block sort keep TileShared in dynamic shared memory: with pairs it
-// outgrows the 48 KB a block may declare statically (68 KB for LargeTiles).
+// outgrows the 48 KB a block may declare statically (68 KB for 32-bit keys' large tiles, 72 KB
+// for 64-bit keys' without pairs).
 template <class Shared>
 __device__ __forceinline__ Shared& shared_tile() {
   extern __shared__ __align__(16) unsigned char dynamic_shared[];
@@ -282,7 +302,7 @@ __device__ void load_warp_run(const T* warp_keys, int warp_valid, T (&keys)[Shap
 #pragma unroll
     for (int k = 0; k < Shape::kItems; ++k) {
       const int i = k * kWarpSize + lane;
-      keys[k] = i < warp_valid ? warp_keys[i] : padding_key<T>();
+      keys[k] = i < warp_valid ? warp_keys[i] : zoo::RadixKey<T>::last();
     }
   }
 }
@@ -434,8 +454,8 @@ __device__ Count look_back(const State<Count>& state, std::int64_t tile, int dig
 // Sorts the keys by digit `pass`, stably, from in to out, and with kPairs their values from
 // values_in to values_out (else null). global_counts: row `pass` of the histogram (tile 0 turns
 // it into the global offsets and sets it back to zero). Shape's blocks per SM bound the
-// registers: 64 for SmallTiles, 85 for LargeTiles. 64-bit counts (N >= 2^32) take
-// more registers than 85 (their destinations and look-back sums): one block per SM fewer.
+// registers: 64 for 4 blocks, 85 for 3, 128 for 2. 64-bit counts (N >= 2^32) take more registers
+// (their destinations and look-back sums): one block per SM fewer.
 template <class Shape, bool kPairs, class T, class Count>
 __global__ void __launch_bounds__(kThreads, Shape::kBlocksPerSM - (sizeof(Count) == 8 ? 1 : 0))
     onesweep_pass_kernel(const T* in, T* out, const std::uint32_t* values_in, std::uint32_t* values_out,
@@ -507,13 +527,13 @@ __global__ void __launch_bounds__(kThreads, Shape::kBlocksPerSM - (sizeof(Count)
 
 // ---- Small N: the whole sort in one block ----
 
-// n <= SmallTiles::kTile keys (and with kPairs their values): the four passes of steps 1-3 on
+// n <= SmallTiles<T>::kTile keys (and with kPairs their values): the passes of steps 1-3 on
 // one tile, each pass's sorted tile (in shared memory) the next pass's input, then out. A grid
 // of one block: it may take every register it wants (68; held to 64, as in a pass, it spilled).
 template <bool kPairs, class T>
 __global__ void __launch_bounds__(kThreads, 1)
     onesweep_one_block_kernel(const T* in, T* out, const std::uint32_t* values_in, std::uint32_t* values_out, int n) {
-  using Shape = SmallTiles;
+  using Shape = SmallTiles<T>;
   auto& shared = shared_tile<TileShared<Shape, T, kPairs>>();
   const int warp_begin = zoo::warp_id() * Shape::kWarpKeys;
   const int warp_valid = n - warp_begin;
@@ -521,7 +541,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   std::uint32_t values[Shape::kItems];
   load_warp_run<Shape>(in + warp_begin, warp_valid, keys);
   if constexpr (kPairs) load_warp_run<Shape>(values_in + warp_begin, warp_valid, values);
-  for (int pass = 0; pass < zoo::kRadixPasses; ++pass) {
+  for (int pass = 0; pass < zoo::RadixKey<T>::kPasses; ++pass) {
     const std::uint32_t count = count_digits(keys, pass, shared);
     rank_into_shared(keys, pass, count, shared);
     if constexpr (kPairs) place_values(values, shared);
@@ -543,14 +563,15 @@ __global__ void __launch_bounds__(kThreads, 1)
 struct RadixSortOnesweep : zoo::VariantDefaults {
   template <class T, class Op>
   using Problem = zoo::SortProblem<T, Op>;
-  static constexpr std::int64_t kTileItems = SmallTiles::kTile;
+  static constexpr std::int64_t kTileItems = SmallTiles<std::int32_t>::kTile;
+  static_assert(SmallTiles<double>::kTile == kTileItems, "one one-block threshold for every key width");
   static constexpr bool kHasSilentTile = true;
   static constexpr bool kSortsPairs = true;
-  static_assert(zoo::kRadixPasses % 2 == 0, "the passes ping-pong: an even number ends in the output");
+  using Types = zoo::AllTypes;  // any key radix_keys.cuh orders: 4 passes of 32-bit keys, 8 of 64-bit
   static_assert(std::int64_t(UINT32_MAX) >= kLargeTilesFrom, "64-bit counts come with large tiles only");
 
   // Up to one tile, the one-block sort (why one tile: the header, "Small N").
-  static bool one_block(std::int64_t n) { return n <= SmallTiles::kTile; }
+  static bool one_block(std::int64_t n) { return n <= kTileItems; }
   static bool large_tiles(std::int64_t n) { return n >= kLargeTilesFrom; }
   // Prefix counts reach N: 64-bit once N passes 2^32 - 1.
   static bool wide_counts(std::int64_t n) { return n > std::int64_t(UINT32_MAX); }
@@ -570,7 +591,7 @@ struct RadixSortOnesweep : zoo::VariantDefaults {
     Layout<T, Count> layout;
     layout.keys = carver.take<T>(static_cast<std::size_t>(n));
     if (kPairs) layout.values = carver.take<std::uint32_t>(static_cast<std::size_t>(n));
-    layout.counts = carver.take<Count>(zoo::kRadixPasses * kRadixBuckets);
+    layout.counts = carver.take<Count>(zoo::RadixKey<T>::kPasses * kRadixBuckets);
     layout.descriptors.bytes =
         Descriptors<Count>::workspace_bytes(zoo::ceil_div(n, Shape::kTile) * kRadixBuckets);
     layout.descriptors.data = carver.take<char>(layout.descriptors.bytes);
@@ -582,9 +603,9 @@ struct RadixSortOnesweep : zoo::VariantDefaults {
   static std::size_t sort_workspace_bytes(std::int64_t n) {
     if (one_block(n)) return 0;
     return zoo::bytes_of_layout([&](zoo::WorkspaceCarver& counter) {
-      if (wide_counts(n)) layout<LargeTiles, kPairs, T, unsigned long long>(counter, n);
-      else if (large_tiles(n)) layout<LargeTiles, kPairs, T, std::uint32_t>(counter, n);
-      else layout<SmallTiles, kPairs, T, std::uint32_t>(counter, n);
+      if (wide_counts(n)) layout<LargeTiles<T, kPairs>, kPairs, T, unsigned long long>(counter, n);
+      else if (large_tiles(n)) layout<LargeTiles<T, kPairs>, kPairs, T, std::uint32_t>(counter, n);
+      else layout<SmallTiles<T>, kPairs, T, std::uint32_t>(counter, n);
     });
   }
   template <class T, class Op>
@@ -596,31 +617,28 @@ struct RadixSortOnesweep : zoo::VariantDefaults {
     return sort_workspace_bytes<true, T>(n);
   }
 
-  // Kernel's dynamic shared memory (its TileShared), allowed past 48 KB on the first call.
-  template <class Shared, auto Kernel>
-  static std::size_t tile_shared_bytes() {
+  // Bytes of dynamic shared memory for Kernel, allowed past 48 KB on the first call.
+  template <auto Kernel, std::size_t Bytes>
+  static std::size_t dynamic_shared_bytes() {
     static const bool allowed = [] {
-      ZOO_CUDA(cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(sizeof(Shared))));
+      ZOO_CUDA(cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(Bytes)));
       return true;
     }();
     (void)allowed;
-    return sizeof(Shared);
+    return Bytes;
   }
 
   // The histogram's grid: one block per SM (its 128 KB of counters), each striding over the
-  // tiles, so that its global atomics (1024 per block) do not grow with N. The first call also
-  // lets the kernel take its dynamic shared memory.
-  template <class T, class Count>
+  // tiles, so that its global atomics (1024 or 2048 per block) do not grow with N.
+  template <class T>
   static unsigned histogram_blocks(std::int64_t n) {
     static const int sms = [] {
       int device = 0, count = 0;
       ZOO_CUDA(cudaGetDevice(&device));
       ZOO_CUDA(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
-      ZOO_CUDA(cudaFuncSetAttribute(onesweep_histogram_kernel<T, Count>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                    static_cast<int>(kHistogramSharedBytes)));
       return count;
     }();
-    return static_cast<unsigned>(std::min<std::int64_t>(zoo::ceil_div(n, kHistogramTile), sms));
+    return static_cast<unsigned>(std::min<std::int64_t>(zoo::ceil_div(n, HistogramShape<T>::kTile), sms));
   }
 
   template <class Shape, bool kPairs, class T, class Count>
@@ -629,19 +647,22 @@ struct RadixSortOnesweep : zoo::VariantDefaults {
     zoo::WorkspaceCarver carver(workspace.data);
     const Layout<T, Count> buffers = layout<Shape, kPairs, T, Count>(carver, n);
     const std::int64_t tiles = zoo::ceil_div(n, Shape::kTile);
-    onesweep_histogram_kernel<T, Count><<<histogram_blocks<T, Count>(n), kHistogramThreads, kHistogramSharedBytes, stream>>>(
-        in, n, buffers.counts);
+    constexpr auto histogram = onesweep_histogram_kernel<T, Count>;
+    histogram<<<histogram_blocks<T>(n), kHistogramThreads, dynamic_shared_bytes<histogram, kHistogramSharedBytes>(),
+                stream>>>(in, n, buffers.counts);
     ZOO_CHECK_LAUNCH();
     const T* from = in;
     const std::uint32_t* values_from = values_in;
-    for (int pass = 0; pass < zoo::kRadixPasses; ++pass) {
+    static_assert(zoo::RadixKey<T>::kPasses % 2 == 0, "the passes ping-pong: an even number ends in the output");
+    for (int pass = 0; pass < zoo::RadixKey<T>::kPasses; ++pass) {
       T* to = pass % 2 == 0 ? buffers.keys : out;
       std::uint32_t* values_to = pass % 2 == 0 ? buffers.values : values_out;
       // A new epoch for every pass: what the previous pass or run left reads as not yet published.
       const State<Count> state = Descriptors<Count>::for_run(buffers.descriptors, tiles * kRadixBuckets,
                                                              zoo::RunEpochs::next(buffers.descriptors, stream));
       constexpr auto kernel = onesweep_pass_kernel<Shape, kPairs, T, Count>;
-      kernel<<<static_cast<unsigned>(tiles), kThreads, tile_shared_bytes<TileShared<Shape, T, kPairs>, kernel>(), stream>>>(
+      const std::size_t shared_bytes = dynamic_shared_bytes<kernel, sizeof(TileShared<Shape, T, kPairs>)>();
+      kernel<<<static_cast<unsigned>(tiles), kThreads, shared_bytes, stream>>>(
           from, to, values_from, values_to, n, pass, buffers.counts + pass * kRadixBuckets, state,
           zoo::g_silent_tile_argument);
       ZOO_CHECK_LAUNCH();
@@ -651,21 +672,22 @@ struct RadixSortOnesweep : zoo::VariantDefaults {
   }
 
   // Keys only when the values are null (kPairs false), key-value pairs otherwise: the same tile
-  // shapes either way.
+  // shapes either way but for 64-bit keys' large tiles (LargeTiles).
   template <bool kPairs, class T>
   static void run_sort(const T* in, T* out, const std::uint32_t* values_in, std::uint32_t* values_out, std::int64_t n,
                        zoo::Workspace workspace, cudaStream_t stream) {
     if (one_block(n)) {
       constexpr auto kernel = onesweep_one_block_kernel<kPairs, T>;
-      kernel<<<1, kThreads, tile_shared_bytes<TileShared<SmallTiles, T, kPairs>, kernel>(), stream>>>(
+      const std::size_t shared_bytes = dynamic_shared_bytes<kernel, sizeof(TileShared<SmallTiles<T>, T, kPairs>)>();
+      kernel<<<1, kThreads, shared_bytes, stream>>>(
           in, out, values_in, values_out, static_cast<int>(n));
       ZOO_CHECK_LAUNCH();
     } else if (wide_counts(n)) {
-      sort<LargeTiles, kPairs, T, unsigned long long>(in, out, values_in, values_out, n, workspace, stream);
+      sort<LargeTiles<T, kPairs>, kPairs, T, unsigned long long>(in, out, values_in, values_out, n, workspace, stream);
     } else if (large_tiles(n)) {
-      sort<LargeTiles, kPairs, T, std::uint32_t>(in, out, values_in, values_out, n, workspace, stream);
+      sort<LargeTiles<T, kPairs>, kPairs, T, std::uint32_t>(in, out, values_in, values_out, n, workspace, stream);
     } else {
-      sort<SmallTiles, kPairs, T, std::uint32_t>(in, out, values_in, values_out, n, workspace, stream);
+      sort<SmallTiles<T>, kPairs, T, std::uint32_t>(in, out, values_in, values_out, n, workspace, stream);
     }
   }
   template <class T>

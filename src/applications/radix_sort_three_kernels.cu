@@ -1,11 +1,11 @@
-// radix_sort_three_kernels -- an LSD radix sort of 32-bit keys in three kernels per digit
+// radix_sort_three_kernels -- an LSD radix sort of 32- and 64-bit keys in three kernels per digit
 // (histogram, scan, scatter), whose digit offsets come from the zoo's fastest scan
 // (single_pass_scan_tuned). Its successor, radix_sort_onesweep, reads the keys once per digit.
 //
 // Idea: least-significant-digit radix sort (Hollerith's card sorters; on GPUs Satish, Harris &
-// Garland 2009, Merrill & Grimshaw 2011). Four passes, one per 8-bit digit, each a stable
-// counting sort of the keys by that digit, so after the last pass the keys are in order
-// (radix_keys.cuh maps int32 and float32 to unsigned words of the same order). A pass:
+// Garland 2009, Merrill & Grimshaw 2011). Four passes (eight for 64-bit keys), one per 8-bit
+// digit, each a stable counting sort of the keys by that digit, so after the last pass the keys
+// are in order (radix_keys.cuh maps each key type to unsigned words of the same order). A pass:
 //   1. histogram: each block counts the 256 digit values of its span of tiles (4096 keys each;
 //      shared-memory atomics) and writes them digit-major: counts[digit * blocks + block].
 //   2. scan: an exclusive sum over those 256 x blocks counts, by single_pass_scan_tuned's kernel
@@ -23,17 +23,18 @@
 // small (a column per tile would cost a scattered write per digit per 4096 keys).
 // The passes ping-pong between the output and a workspace copy: in -> tmp -> out -> tmp -> out.
 //
-// Work: O(N) per pass, 4 passes; depth: O(log tile) + the scan's, per pass. Launches: 12 (3 per
-// pass). Global traffic: per pass the keys are read twice (histogram, scatter) and written once,
-// plus the counts (negligible: 256 per block): 3 accesses per element per pass, 12 in all,
-// against about 9 for CUB's onesweep (one histogram pass over all digits, then one read and one
-// write per digit). The GB/s column counts 2 x 4 bytes per key (a copy's bytes), so a sort shows
-// as a fraction of memcpy.
+// Work: O(N) per pass, 4 passes (8 for 64-bit keys); depth: O(log tile) + the scan's, per pass.
+// Launches: 12 (3 per pass; 24 for 64-bit keys). Global traffic: per pass the keys are read
+// twice (histogram, scatter) and written once, plus the counts (negligible: 256 per block): 3
+// accesses per element per pass, 12 in all (24 for 64-bit keys), against about 9 for CUB's
+// onesweep (one histogram pass over all digits, then one read and one write per digit). The
+// GB/s column counts 2 x the key's bytes (a copy's bytes), so a sort shows as a fraction of
+// memcpy.
 //
-// Constraints: int32 and float32 keys (floats: -0.0 and +0.0 are equal keys, kept in input
-// order, as in CUB; the inputs have no NaN);
-// N < 2^32 (32-bit offsets, scanned as int32: the sums wrap exactly like uint32); --op sum
-// --inclusive only (the rows are labelled "sort ascending").
+// Constraints: 32- and 64-bit keys, signed, unsigned and floating-point (floats: -0.0 and +0.0
+// are equal keys, kept in input order, as in CUB; the inputs have no NaN); N < 2^32 (32-bit
+// offsets, scanned as int32: the sums wrap exactly like uint32); --op sum --inclusive only (the
+// rows are labelled "sort ascending").
 //
 // In the charts (bench/applications.png): against cub_radix_sort (cub::DeviceRadixSort::SortKeys,
 // onesweep): slower, more so at large N (the figures: bench/NOTES.md, "The applications").
@@ -105,11 +106,13 @@ __global__ void __launch_bounds__(kThreads)
 // (warp, round, lane) is the keys' input order, which the ranking keeps.
 constexpr int kWarpKeys = kItems * zoo::kWarpSize;
 // Four blocks per SM (64 registers per thread): with the compiler's choice (80-102 registers)
-// only two fit, and the scatter, which waits on its loads, ran at 27% of DRAM bandwidth.
-constexpr int kScatterBlocksPerSM = 4;
+// only two fit, and the scatter, which waits on its loads, ran at 27% of DRAM bandwidth. 64-bit
+// keys take twice the registers and spill in 64: three blocks (85 registers).
+template <class T>
+constexpr int kScatterBlocksPerSM = sizeof(T) == 4 ? 4 : 3;
 
 template <class T>
-__global__ void __launch_bounds__(kThreads, kScatterBlocksPerSM)
+__global__ void __launch_bounds__(kThreads, kScatterBlocksPerSM<T>)
     radix_scatter_kernel(const T* in, T* out, std::int64_t n, int pass, const std::uint32_t* offsets, Spans spans) {
   constexpr std::uint32_t kNone = kRadixBuckets;  // the digit of a slot past the end of the input
   // Per warp and digit: the warp's count of the digit so far, then where its keys of that digit
@@ -189,8 +192,8 @@ __global__ void __launch_bounds__(kThreads, kScatterBlocksPerSM)
 struct RadixSort : zoo::VariantDefaults {
   template <class T, class Op>
   using Problem = zoo::SortProblem<T, Op>;
+  using Types = zoo::AllTypes;  // any key radix_keys.cuh orders: 4 passes of 32-bit keys, 8 of 64-bit
   static constexpr std::int64_t kTileItems = kTile;
-  static_assert(zoo::kRadixPasses % 2 == 0, "the passes ping-pong: an even number ends in the output");
 
   static const char* unsupported_size(std::int64_t n) {
     return n >= (std::int64_t(1) << 32) ? "the digit offsets are 32-bit: N must be below 2^32" : nullptr;
@@ -232,7 +235,8 @@ struct RadixSort : zoo::VariantDefaults {
     auto* counts = reinterpret_cast<std::uint32_t*>(buffers.counts);
     const auto* offsets = reinterpret_cast<const std::uint32_t*>(buffers.offsets);
     const T* from = in;
-    for (int pass = 0; pass < zoo::kRadixPasses; ++pass) {
+    static_assert(zoo::RadixKey<T>::kPasses % 2 == 0, "the passes ping-pong: an even number ends in the output");
+    for (int pass = 0; pass < zoo::RadixKey<T>::kPasses; ++pass) {
       T* to = pass % 2 == 0 ? static_cast<T*>(buffers.keys) : out;
       radix_histogram_kernel<T><<<static_cast<unsigned>(spans.blocks), kThreads, 0, stream>>>(from, n, pass, counts,
                                                                                              spans);

@@ -251,6 +251,28 @@ const std::vector<std::pair<std::string, std::function<void()>>> kTests = {
        std::swap(sorted[2], sorted[3]);  // equal values, but not in input order: not stable
        expect(zoo::verify_sort(floats.data(), sorted.data(), 8).first_bad == 2, "stability of equal zeros not checked");
      }},
+    {"reference_sort_of_64_bit_keys_matches_std_sort", [] {
+       // 8 passes of the 64-bit words: against std::sort on keys whose high halves decide (the
+       // low 32 bits alone would sort them wrongly), and doubles with signed zeros and denormals.
+       const std::int64_t n = 3 << 18;
+       std::vector<std::int64_t> keys(n), got(n);
+       zoo::generate_keys(keys.data(), n, 11);
+       zoo::reference_sort(keys.data(), got.data(), n);
+       std::vector<std::int64_t> want = keys;
+       std::sort(want.begin(), want.end());
+       expect(got == want, "int64 keys: the radix reference differs from std::sort");
+       std::vector<std::uint64_t> unsigned_keys(n), unsigned_got(n);
+       zoo::generate_keys(unsigned_keys.data(), n, 12);
+       zoo::reference_sort(unsigned_keys.data(), unsigned_got.data(), n);
+       std::sort(unsigned_keys.begin(), unsigned_keys.end());
+       expect(unsigned_got == unsigned_keys, "uint64 keys: the radix reference differs from std::sort");
+       const std::vector<double> doubles{2.5, -0.0, 0.0, -1e300, 5e-324, -2.5, 0.0, -0.0, -5e-324, 1e300};
+       std::vector<double> sorted(doubles.size());
+       zoo::reference_sort(doubles.data(), sorted.data(), static_cast<std::int64_t>(doubles.size()));
+       const std::vector<double> order{-1e300, -2.5, -5e-324, -0.0, 0.0, 0.0, -0.0, 5e-324, 2.5, 1e300};
+       for (std::size_t i = 0; i < order.size(); ++i)
+         expect(std::memcmp(&sorted[i], &order[i], sizeof(double)) == 0, "double order wrong at " + std::to_string(i));
+     }},
     {"reference_sort_of_pairs_moves_each_value_with_its_key", [] {
        // Equal keys with distinct values: a stable sort keeps the values of equal keys in input
        // order, and each value stays beside its key.
@@ -281,6 +303,21 @@ const std::vector<std::pair<std::string, std::function<void()>>> kTests = {
        expect(*std::max_element(ints.begin(), ints.end()) > (1 << 30) &&
                   *std::min_element(ints.begin(), ints.end()) < -(1 << 30),
               "int32 keys do not cover the range");
+       std::vector<double> doubles(n);
+       zoo::generate_keys(doubles.data(), n, 3);
+       int negative_doubles = 0, huge = 0;
+       for (double d : doubles) {
+         expect(std::isfinite(d), "a generated double key is not finite");
+         negative_doubles += d < 0;
+         huge += std::fabs(d) > 1e100;
+       }
+       expect(negative_doubles > n / 3 && negative_doubles < 2 * n / 3, "double keys are not spread over both signs");
+       expect(huge > n / 8, "double keys do not reach large exponents");
+       std::vector<std::int64_t> longs(n);
+       zoo::generate_keys(longs.data(), n, 3);
+       expect(*std::max_element(longs.begin(), longs.end()) > (std::int64_t(1) << 62) &&
+                  *std::min_element(longs.begin(), longs.end()) < -(std::int64_t(1) << 62),
+              "int64 keys do not cover the range");
      }},
     {"size_syntax", [] {
        expect(zoo::parse_size("1048576") == 1048576, "plain");
