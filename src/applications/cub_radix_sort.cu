@@ -8,10 +8,10 @@
 // 256-wide scan in one pass, the same protocol as the zoo's single-pass scans). It sorts 8 bits
 // per pass on this GPU's tuning.
 //
-// Work: O(N) per pass. Launches: about 2 + one per digit pass. Global traffic: about 9 accesses
-// per element for 32-bit keys, 17 for 64-bit (one histogram read of the keys, then a read and a
-// write per pass); the GB/s column counts 2 x the key's bytes (a copy's bytes), as for the zoo's
-// sorts.
+// Work: O(N) per pass. Launches: about 2 + one per digit pass. Global traffic: about
+// 9 accesses per element for 32-bit keys, 17 for 64-bit (one histogram read of the keys, then a
+// read and a write per pass); the GB/s column counts 2 x the key's bytes (a copy's bytes), as
+// for the zoo's sorts.
 //
 // Constraints: 32- and 64-bit keys of every zoo type (-0.0 and +0.0 are equal keys: a stable
 // sort keeps their input order), with --values a 32-bit value each; 64-bit N. --op sum

@@ -25,8 +25,8 @@
 //
 // Work: O(N) per pass, 4 passes (8 for 64-bit keys); depth: O(log tile) + the scan's, per pass.
 // Launches: 12 (3 per pass; 24 for 64-bit keys). Global traffic: per pass the keys are read
-// twice (histogram, scatter) and written once, plus the counts (negligible: 256 per block): 3
-// accesses per element per pass, 12 in all (24 for 64-bit keys), against about 9 for CUB's
+// twice (histogram, scatter) and written once, plus the counts (negligible: 256 per block):
+// 3 accesses per element per pass, 12 in all (24 for 64-bit keys), against about 9 for CUB's
 // onesweep (one histogram pass over all digits, then one read and one write per digit). The
 // GB/s column counts 2 x the key's bytes (a copy's bytes), so a sort shows as a fraction of
 // memcpy.
