@@ -16,8 +16,8 @@
 //      its tiles' keys in shared memory, one copy of the counters per lane (per two lanes for
 //      64-bit keys) so that a warp's atomics spread over the banks, then adds its counts to a
 //      global passes x 256 table with atomics.
-//   One launch per digit pass p (tile = blockIdx.x, 256 threads x 16 keys below 2^21 keys, x 24
-//   from there; 64-bit keys x 16, then x 32, or x 24 with pairs; onesweep_pass_kernel):
+//   One launch per digit pass p (tile = blockIdx.x, 256 threads x 16 keys below 2^21 keys, x 32
+//   from there, x 24 for 64-bit keys with pairs; onesweep_pass_kernel):
 //   1. load: the tile's keys into registers, warp by warp: warp w owns the tile's keys
 //      32 I w .. 32 I (w + 1) - 1 (I keys a thread), and in round k lane l holds its key 32 k + l
 //      (one 128-byte load a round), so that (warp, round, lane) is the input order; a last,
@@ -59,11 +59,11 @@
 // bytes (12 accesses: two reads and a write per pass) for radix_sort_three_kernels. 64-bit keys:
 // 17 accesses of 8 bytes, 136 bytes a key (a copy: 16). Besides the keys, each tile
 // publishes its 256 descriptors twice and its look-back reads 256 or more: with 8-byte
-// descriptors, at least 6 KB per tile, 1.5 bytes per key per pass with 4096-key tiles, 1 with
-// 6144 (twice that from N = 2^32 on). Read back while L2 still holds them, but from about 2^27
-// keys on the region outgrows the L2 and its lines travel to DRAM and back: Nsight Compute
-// counts 11% more DRAM writes and 14% more reads in a pass than the keys' own. The GB/s column
-// counts 2 x the key's bytes per key (a copy's bytes).
+// descriptors, at least 6 KB per tile, 1.5 bytes per key per pass with 4096-key tiles, 0.75 with
+// 8192 (twice that from N = 2^32 on). Read back while L2 still holds them, but as N grows the
+// region outgrows the L2 and its lines travel to DRAM and back: with 6144-key tiles at 2^28,
+// Nsight Compute counted 11% more DRAM writes and 14% more reads in a pass than the keys' own.
+// The GB/s column counts 2 x the key's bytes per key (a copy's bytes).
 //
 // Tile state: one descriptor per (tile, digit), at tile x 256 + digit, so that a tile's 256 are
 // contiguous and the 32 lanes of a warp publish or poll one 256-byte run. A count of digit d in a
@@ -93,13 +93,13 @@
 // (radix_keys.cuh orders them; -0.0 and +0.0 are equal keys, kept in input order, as in CUB; the
 // inputs have no NaN); any N: 32-bit counts below 2^32, 64-bit from there. --op sum --inclusive
 // only (the rows are labelled "sort ascending"). Tile = 256 threads (thread d owns digit d in
-// every per-digit step) x 16 or 24 keys (TileShape; 64-bit keys 16 or 32); shared memory per
-// block of a pass: the sorted tile (16 or 24 KB; 64-bit keys 32 or 64 KB), the warps' digit
-// counters 8 KB, the digits' destinations 1 KB (2 KB with 64-bit counts). Key-value pairs
-// (--values): a 32-bit value per key, loaded after the ranking (the keys' registers are free by
-// then, so 32-bit keys' pairs take the keys' tile shapes), written to its key's slot in shared
-// memory by the rank the thread left in rank_of, and scattered to its key's destination; 48 or
-// 68 KB of shared memory per block (64-bit keys: 56 or 92 KB). The tile's shared memory is
+// every per-digit step) x 16 or 32 keys (TileShape); shared memory per block of a pass: the
+// sorted tile (16 or 32 KB; 64-bit keys 32 or 64 KB), the warps' digit counters 8 KB, the
+// digits' destinations 1 KB (2 KB with 64-bit counts). Key-value pairs (--values): a 32-bit
+// value per key, loaded after the ranking (the keys' registers are free by then, so that pairs
+// take the keys' tile shapes but for 64-bit keys' large tiles), written to its key's slot in
+// shared memory by the rank the thread left in rank_of, and scattered to its key's destination;
+// 48 or 88 KB of shared memory per block (64-bit keys: 64 or 92 KB). The tile's shared memory is
 // dynamic (past the 48 KB a block may declare statically). The histogram: 128 KB of dynamic
 // shared memory, one block per SM.
 //
@@ -155,14 +155,15 @@ struct TileShape {
 // keys take 32 registers a thread, and spilled in the 64 of four blocks per SM: three.
 template <class T>
 using SmallTiles = std::conditional_t<sizeof(T) == 4, TileShape<16, 4>, TileShape<16, 3>>;
-// From kLargeTilesFrom keys on. 32-bit keys: 24 a thread, 3 blocks per SM (24 keys take more
-// than 64 registers). 64-bit keys: 32 a thread in 2 blocks (128 registers); measured against
-// 16 x 3 blocks and 24 x 2 at 2^21-2^28 (bench/NOTES.md, "Onesweep, 64-bit keys"), 32 took
-// 0.86-0.95x the time of 16 and 0.90-0.97x of 24. With pairs, 64-bit keys take 24 a thread: 32
-// keys and their values (120 KB of shared memory a block) would leave room for one block per SM.
+// From kLargeTilesFrom keys on: 32 keys a thread, 2 blocks per SM (128 registers), 8192 keys a
+// tile. Measured on the H100 (bench/NOTES.md, "Onesweep, 64-bit keys and larger tiles"), 32-bit
+// keys: 32 x 2 took 0.94-0.98x the time of 24 x 3 at 2^22-2^29 (and 28 x 2 or 20 x 3 longer
+// than 24 x 3): a third fewer tiles, so a third fewer descriptors and look-back walks. 64-bit
+// keys: 0.86-0.95x the time of 16 x 3 and 0.90-0.97x of 24 x 2 at 2^21-2^28. 64-bit keys with
+// pairs take 24 a thread: 32 keys and their values (120 KB of shared memory a block) would leave
+// room for one block per SM.
 template <class T, bool kPairs>
-using LargeTiles = std::conditional_t<sizeof(T) == 4, TileShape<24, 3>,
-                                      std::conditional_t<kPairs, TileShape<24, 2>, TileShape<32, 2>>>;
+using LargeTiles = std::conditional_t<sizeof(T) == 8 && kPairs, TileShape<24, 2>, TileShape<32, 2>>;
 constexpr std::int64_t kLargeTilesFrom = std::int64_t(1) << 21;
 
 using BlockScan = zoo::WarpBlockScan<kThreads, zoo::ShuffleWarpScan>;
@@ -281,9 +282,9 @@ struct TileShared {
 };
 static_assert(LargeTiles<double, false>::kTile <= 65536, "a rank fits rank_of's 16 bits");
 
-// The pass kernel and the one-block sort keep TileShared in dynamic shared memory: with pairs it
-// outgrows the 48 KB a block may declare statically (68 KB for 32-bit keys' large tiles, 72 KB
-// for 64-bit keys' without pairs).
+// The pass kernel and the one-block sort keep TileShared in dynamic shared memory: large tiles
+// outgrow the 48 KB a block may declare statically (88 KB for 32-bit keys' with pairs, 72 KB for
+// 64-bit keys' without).
 template <class Shared>
 __device__ __forceinline__ Shared& shared_tile() {
   extern __shared__ __align__(16) unsigned char dynamic_shared[];
@@ -405,8 +406,8 @@ __device__ std::uint32_t rank_into_shared(const T (&keys)[Shape::kItems], int pa
 // 3b. With kPairs: values[k], the value of the calling thread's key k (load_warp_run's order),
 // to that key's slot of shared.sorted_values, by the rank the thread's own ranking left in
 // rank_of: no barrier between the two. The values are loaded after the ranking, when the keys'
-// registers are free: pairs then fit the keys' tile shapes (24 keys a thread and 3 blocks/SM),
-// where values held from the start took 16 more registers and a smaller tile.
+// registers are free: pairs then fit the keys' tile shapes, where values held from the start
+// took 16 more registers and a smaller tile (bench/NOTES.md, "Onesweep, the ranking rewritten").
 template <class Shape, class T>
 __device__ void place_values(const std::uint32_t (&values)[Shape::kItems], TileShared<Shape, T, true>& shared) {
   const int first_slot = zoo::warp_id() * Shape::kWarpKeys + zoo::lane_id();
