@@ -16,8 +16,8 @@
 //      its tiles' keys in shared memory, one copy of the counters per lane (per two lanes for
 //      64-bit keys) so that a warp's atomics spread over the banks, then adds its counts to a
 //      global passes x 256 table with atomics.
-//   One launch per digit pass p (tile = blockIdx.x, 256 threads x 16 keys below 2^21 keys, x 32
-//   from there, x 24 for 64-bit keys with pairs; onesweep_pass_kernel):
+//   One launch per digit pass p (tile = blockIdx.x, 256 threads x 16 keys below 2^21 keys, from
+//   there x 48, or x 32 with pairs or 64-bit keys, x 24 for both; onesweep_pass_kernel):
 //   1. load: the tile's keys into registers, warp by warp: warp w owns the tile's keys
 //      32 I w .. 32 I (w + 1) - 1 (I keys a thread), and in round k lane l holds its key 32 k + l
 //      (one 128-byte load a round), so that (warp, round, lane) is the input order; a last,
@@ -59,8 +59,8 @@
 // bytes (12 accesses: two reads and a write per pass) for radix_sort_three_kernels. 64-bit keys:
 // 17 accesses of 8 bytes, 136 bytes a key (a copy: 16). Besides the keys, each tile
 // publishes its 256 descriptors twice and its look-back reads 256 or more: with 8-byte
-// descriptors, at least 6 KB per tile, 1.5 bytes per key per pass with 4096-key tiles, 0.75 with
-// 8192 (twice that from N = 2^32 on). Read back while L2 still holds them, but as N grows the
+// descriptors, at least 6 KB per tile, 1.5 bytes per key per pass with 4096-key tiles, 0.5 with
+// 12288 (twice that from N = 2^32 on). Read back while L2 still holds them, but as N grows the
 // region outgrows the L2 and its lines travel to DRAM and back: with 6144-key tiles at 2^28,
 // Nsight Compute counted 11% more DRAM writes and 14% more reads in a pass than the keys' own.
 // The GB/s column counts 2 x the key's bytes per key (a copy's bytes).
@@ -93,13 +93,14 @@
 // (radix_keys.cuh orders them; -0.0 and +0.0 are equal keys, kept in input order, as in CUB; the
 // inputs have no NaN); any N: 32-bit counts below 2^32, 64-bit from there. --op sum --inclusive
 // only (the rows are labelled "sort ascending"). Tile = 256 threads (thread d owns digit d in
-// every per-digit step) x 16 or 32 keys (TileShape); shared memory per block of a pass: the
-// sorted tile (16 or 32 KB; 64-bit keys 32 or 64 KB), the warps' digit counters 8 KB, the
+// every per-digit step) x 16 to 48 keys (TileShape); shared memory per block of a pass: the
+// sorted tile (16 or 48 KB; 64-bit keys 32 or 64 KB), the warps' digit counters 8 KB, the
 // digits' destinations 1 KB (2 KB with 64-bit counts). Key-value pairs (--values): a 32-bit
 // value per key, loaded after the ranking (the keys' registers are free by then, so that pairs
-// take the keys' tile shapes but for 64-bit keys' large tiles), written to its key's slot in
-// shared memory by the rank the thread left in rank_of, and scattered to its key's destination;
-// 48 or 88 KB of shared memory per block (64-bit keys: 64 or 92 KB). The tile's shared memory is
+// take the keys' small tiles, and large ones but for the shared memory their values take),
+// written to its key's slot in shared memory by the rank the thread left in rank_of, and
+// scattered to its key's destination; 48 or 88 KB of shared memory per block (64-bit keys: 64
+// or 92 KB). The tile's shared memory is
 // dynamic (past the 48 KB a block may declare statically). The histogram: 128 KB of dynamic
 // shared memory, one block per SM.
 //
@@ -155,15 +156,18 @@ struct TileShape {
 // keys take 32 registers a thread, and spilled in the 64 of four blocks per SM: three.
 template <class T>
 using SmallTiles = std::conditional_t<sizeof(T) == 4, TileShape<16, 4>, TileShape<16, 3>>;
-// From kLargeTilesFrom keys on: 32 keys a thread, 2 blocks per SM (128 registers), 8192 keys a
-// tile. Measured on the H100 (bench/NOTES.md, "Onesweep, 64-bit keys and larger tiles"), 32-bit
-// keys: 32 x 2 took 0.94-0.98x the time of 24 x 3 at 2^22-2^29 (and 28 x 2 or 20 x 3 longer
-// than 24 x 3): a third fewer tiles, so a third fewer descriptors and look-back walks. 64-bit
-// keys: 0.86-0.95x the time of 16 x 3 and 0.90-0.97x of 24 x 2 at 2^21-2^28. 64-bit keys with
-// pairs take 24 a thread: 32 keys and their values (120 KB of shared memory a block) would leave
-// room for one block per SM.
+// From kLargeTilesFrom keys on. Bigger tiles mean fewer tiles, so fewer descriptors and
+// look-back walks a key; measured on the H100 (bench/NOTES.md, "Onesweep, 64-bit keys and larger
+// tiles"), 32-bit keys at 2^22-2^29, keys a thread x blocks per SM: against 24 x 3 (the shape
+// before), 20 x 3 took 1.05-1.10x its time, 28 x 2 0.98-1.02x, 32 x 2 0.94-0.98x; in a second
+// call, against 32 x 2, 40 x 2 took 0.95-0.99x and 48 x 2 0.92-0.99x. So 32-bit keys take 48
+// a thread, 2 blocks per SM (128 registers; 12288 keys a tile), but with pairs 32 (48 keys and
+// their values, 128 KB of shared memory a block, would leave room for one block per SM). 64-bit
+// keys take 32 (0.86-0.95x the time of 16 x 3 and 0.90-0.97x of 24 x 2 at 2^21-2^28), and with
+// pairs 24 (32 and their values: 120 KB).
 template <class T, bool kPairs>
-using LargeTiles = std::conditional_t<sizeof(T) == 8 && kPairs, TileShape<24, 2>, TileShape<32, 2>>;
+using LargeTiles = std::conditional_t<sizeof(T) == 4, std::conditional_t<kPairs, TileShape<32, 2>, TileShape<48, 2>>,
+                                      std::conditional_t<kPairs, TileShape<24, 2>, TileShape<32, 2>>>;
 constexpr std::int64_t kLargeTilesFrom = std::int64_t(1) << 21;
 
 using BlockScan = zoo::WarpBlockScan<kThreads, zoo::ShuffleWarpScan>;
@@ -280,7 +284,7 @@ struct TileShared {
   // loaded only after the ranking, can follow their keys (place_values).
   std::uint16_t rank_of[kPairs ? Shape::kTile : 1];
 };
-static_assert(LargeTiles<double, false>::kTile <= 65536, "a rank fits rank_of's 16 bits");
+static_assert(LargeTiles<std::int32_t, false>::kTile <= 65536, "a rank fits rank_of's 16 bits");
 
 // The pass kernel and the one-block sort keep TileShared in dynamic shared memory: large tiles
 // outgrow the 48 KB a block may declare statically (88 KB for 32-bit keys' with pairs, 72 KB for
