@@ -105,17 +105,19 @@
 // shared memory, one block per SM.
 //
 // In the charts (bench/applications.png): against cub_radix_sort (cub::DeviceRadixSort::SortKeys,
-// also onesweep) and radix_sort_three_kernels. Measured (bench/NOTES.md, "Onesweep, the ranking
-// rewritten"; bench/<gpu>/onesweep/timing.txt), int32 keys: on the H200 faster than CUB at every
-// power of two from 2^10 to 2^30 (0.61-0.95x); on the H100 0.60-0.98x but for 2^27-2^28 (1.04x),
-// where the time swings by 10% from one size to the next. A pass issues as many instructions as
-// CUB's (Nsight Compute at 2^24: 41.5 M against 41.2 M); what is left is latency: 24 warps an
-// SM against CUB's 36. Key-value pairs: faster up to 2^22, 1.13-1.31x CUB from 2^24 on the H100
-// (a pass moves 16 bytes a key). What to look for: a pass against a copy of the keys (memcpy of
-// 8 bytes per key), its bound; the ranking's instructions (8 votes, 8 inversions and 4
-// three-input ANDs a key); the look-back's reads (3 descriptors a step); the histogram against
-// one read of the keys (at 92% of DRAM bandwidth); skewed keys (all of one digit: every shared
-// atomic of a warp on one counter); small N, the one-block path against CUB's.
+// also onesweep) and radix_sort_three_kernels. Measured (bench/NOTES.md, "Onesweep, 64-bit keys
+// and larger tiles"; bench/<gpu>/onesweep/), int32 keys: faster than CUB at every power of two
+// from 2^10 to 2^30 on both GPUs (H100 0.60-0.90x, H200 0.59-0.78x); int64 keys 0.61-0.96x
+// (H100) and 0.59-0.79x (H200) from 2^13 to 2^29, 1.12x at 2^10 (8 passes in one block). A pass
+// issues as many instructions as CUB's (Nsight Compute at 2^24, with 24-key tiles: 41.5 M
+// against 41.2 M); larger tiles then won by spreading each tile's descriptors and look-back over
+// more keys. Key-value pairs: faster up to 2^20, 1.02-1.13x CUB from 2^24 on the H100 (a pass
+// moves 16 bytes a key; the values keep 32-key tiles). What to look for: a pass against a copy
+// of the keys (memcpy of 2 x the key's bytes), its bound; the ranking's instructions (8 votes,
+// 8 inversions and 4 three-input ANDs a key); the look-back's reads (3 descriptors a step); the
+// histogram against one read of the keys (at 92% of DRAM bandwidth); skewed keys (all of one
+// digit: every shared atomic of a warp on one counter); small N, the one-block path against
+// CUB's; 2^21, where 12288-key tiles are too few to fill two blocks on every SM.
 //
 // Run: make bin/radix_sort_onesweep && ./bin/radix_sort_onesweep 2^28
 #include <algorithm>
@@ -157,14 +159,14 @@ struct TileShape {
 template <class T>
 using SmallTiles = std::conditional_t<sizeof(T) == 4, TileShape<16, 4>, TileShape<16, 3>>;
 // From kLargeTilesFrom keys on. Bigger tiles mean fewer tiles, so fewer descriptors and
-// look-back walks a key; measured on the H100 (bench/NOTES.md, "Onesweep, 64-bit keys and larger
-// tiles"), 32-bit keys at 2^22-2^29, keys a thread x blocks per SM: against 24 x 3 (the shape
-// before), 20 x 3 took 1.05-1.10x its time, 28 x 2 0.98-1.02x, 32 x 2 0.94-0.98x; in a second
-// call, against 32 x 2, 40 x 2 took 0.95-0.99x and 48 x 2 0.92-0.99x. So 32-bit keys take 48
-// a thread, 2 blocks per SM (128 registers; 12288 keys a tile), but with pairs 32 (48 keys and
-// their values, 128 KB of shared memory a block, would leave room for one block per SM). 64-bit
-// keys take 32 (0.86-0.95x the time of 16 x 3 and 0.90-0.97x of 24 x 2 at 2^21-2^28), and with
-// pairs 24 (32 and their values: 120 KB).
+// look-back walks a key. Measured on the H100 (bench/NOTES.md, "Onesweep, 64-bit keys and
+// larger tiles"), 32-bit keys at 2^22-2^29, keys a thread x blocks per SM: against 24 x 3 (the
+// shape before), 20 x 3 took 1.05-1.10x its time, 28 x 2 0.98-1.02x, 32 x 2 0.94-0.98x; in a
+// second call, against 32 x 2, 40 x 2 took 0.95-0.99x and 48 x 2 0.92-0.98x. So 32-bit keys
+// take 48 a thread, 2 blocks per SM (128 registers; 12288 keys a tile), but with pairs 32 (48
+// keys and their values, 128 KB of shared memory a block, would leave room for one block per
+// SM). 64-bit keys take 32 (0.86-0.95x the time of 16 x 3 and 0.90-0.97x of 24 x 2 at
+// 2^21-2^28), and with pairs 24 (32 and their values: 120 KB).
 template <class T, bool kPairs>
 using LargeTiles = std::conditional_t<sizeof(T) == 4, std::conditional_t<kPairs, TileShape<32, 2>, TileShape<48, 2>>,
                                       std::conditional_t<kPairs, TileShape<24, 2>, TileShape<32, 2>>>;
