@@ -142,11 +142,11 @@ constexpr int kWarps = kThreads / kWarpSize;
 static_assert(kThreads == kRadixBuckets, "one thread per digit value");
 
 // A tile of a digit pass: kThreads x Items keys, BlocksPerSM blocks of it resident per SM (the
-// register budget of __launch_bounds__). Two shapes per key width, chosen by N
-// (RadixSortOnesweep::run_sort): bigger tiles mean fewer descriptors and look-backs per key,
-// smaller ones more tiles to spread over the SMs. Measured on the H100 (bench/NOTES.md,
-// "Onesweep, first measurements"): 24 32-bit keys a thread took 0.95x the time of 16 at 2^22,
-// 0.92x at 2^24 and 0.89x at 2^28, but 1.09x at 2^20.
+// register budget of __launch_bounds__). A small and a large shape, chosen by N
+// (RadixSortOnesweep::run_sort), each by key width (and the large one with pairs): bigger tiles
+// mean fewer descriptors and look-backs per key, smaller ones more tiles to spread over the
+// SMs. Measured on the H100 (bench/NOTES.md, "Onesweep, first measurements"): 24 32-bit keys a
+// thread took 0.95x the time of 16 at 2^22, 0.92x at 2^24 and 0.89x at 2^28, but 1.09x at 2^20.
 template <int Items, int BlocksPerSM>
 struct TileShape {
   static constexpr int kItems = Items;
