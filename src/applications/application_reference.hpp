@@ -160,7 +160,7 @@ void reference_sort(const T* in, T* out, std::int64_t n, const std::uint32_t* va
     std::uint32_t* values_to = pass % 2 == 0 ? value_buffer.data() : values_out;
     parallel_chunks(n, chunks, [&](std::int64_t begin, std::int64_t end, int c) {
       start[c].fill(0);
-      for (std::int64_t i = begin; i < end; ++i) ++start[c][radix_digit(RadixKey<T>::ordered(from[i]), pass)];
+      for (std::int64_t i = begin; i < end; ++i) ++start[c][radix_digit_of(from[i], pass)];
     });
     std::int64_t running = 0;  // counts -> starts, bucket by bucket, chunk by chunk
     for (int d = 0; d < kRadixBuckets; ++d)
@@ -171,7 +171,7 @@ void reference_sort(const T* in, T* out, std::int64_t n, const std::uint32_t* va
       }
     parallel_chunks(n, chunks, [&](std::int64_t begin, std::int64_t end, int c) {
       for (std::int64_t i = begin; i < end; ++i) {
-        const std::int64_t at = start[c][radix_digit(RadixKey<T>::ordered(from[i]), pass)]++;
+        const std::int64_t at = start[c][radix_digit_of(from[i], pass)]++;
         to[at] = from[i];
         if (pairs) values_to[at] = values_from[i];
       }

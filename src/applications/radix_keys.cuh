@@ -59,4 +59,10 @@ __host__ __device__ __forceinline__ int radix_digit(Bits ordered, int pass) {
   return static_cast<int>((ordered >> (pass * kRadixBits)) & (kRadixBuckets - 1));
 }
 
+// Digit `pass` of a key: that digit of its ordered word.
+template <class T>
+__host__ __device__ __forceinline__ int radix_digit_of(T key, int pass) {
+  return radix_digit(RadixKey<T>::ordered(key), pass);
+}
+
 }  // namespace zoo

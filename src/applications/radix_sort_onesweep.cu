@@ -135,6 +135,7 @@
 namespace {
 
 using zoo::kRadixBuckets;
+using zoo::radix_digit_of;
 using zoo::kWarpSize;
 
 constexpr int kThreads = 256;  // = kRadixBuckets: thread d owns digit d
@@ -184,11 +185,6 @@ using Descriptors = zoo::EpochTileState<State<Count>>;
 
 __device__ __forceinline__ std::int64_t descriptor(std::int64_t tile, int digit) {
   return tile * kRadixBuckets + digit;
-}
-
-template <class T>
-__device__ __forceinline__ int digit_of(T key, int pass) {
-  return zoo::radix_digit(zoo::RadixKey<T>::ordered(key), pass);
 }
 
 // Every tile is ranked as a whole one: the slots past the keys (the last tile's, the one-block
@@ -324,7 +320,7 @@ __device__ std::uint32_t count_digits(const T (&keys)[Shape::kItems], int pass, 
   __syncwarp();  // the row is zero before any lane counts into it
 #pragma unroll
   for (int k = 0; k < Shape::kItems; ++k)
-    atomicAdd(&shared.warp_digits[warp][digit_of(keys[k], pass)], 1u);
+    atomicAdd(&shared.warp_digits[warp][radix_digit_of(keys[k], pass)], 1u);
   __syncthreads();
   std::uint32_t count = 0;
 #pragma unroll
@@ -389,7 +385,7 @@ __device__ std::uint32_t rank_into_shared(const T (&keys)[Shape::kItems], int pa
   static_assert(zoo::kRadixBits == 8, "the peers below are the AND of 8 bits' agreements");
 #pragma unroll
   for (int k = 0; k < Shape::kItems; ++k) {
-    const unsigned digit = digit_of(keys[k], pass);
+    const unsigned digit = radix_digit_of(keys[k], pass);
     unsigned agree[zoo::kRadixBits];
 #pragma unroll
     for (int bit = 0; bit < zoo::kRadixBits; ++bit) agree[bit] = lanes_agreeing_on_bit(digit, 1u << bit);
@@ -518,7 +514,7 @@ __global__ void __launch_bounds__(kThreads, Shape::kBlocksPerSM - (sizeof(Count)
   // 5. Scatter: runs of one digit to consecutive addresses; the padding (slots from valid on) stays.
   const auto scatter = [&](int i) {
     const T key = shared.sorted[i];
-    const Count to = destination[digit_of(key, pass)] + i;
+    const Count to = destination[radix_digit_of(key, pass)] + i;
     out[to] = key;
     if constexpr (kPairs) values_out[to] = shared.sorted_values[i];
   };

@@ -55,6 +55,7 @@
 namespace {
 
 using zoo::kRadixBuckets;
+using zoo::radix_digit_of;
 
 constexpr int kThreads = 256;  // = kRadixBuckets: thread d owns digit d in the shared tables
 constexpr int kItems = 16;
@@ -78,11 +79,6 @@ struct Spans {
 };
 
 template <class T>
-__device__ std::uint32_t digit_of(T key, int pass) {
-  return zoo::radix_digit(zoo::RadixKey<T>::ordered(key), pass);
-}
-
-template <class T>
 __global__ void __launch_bounds__(kThreads)
     radix_histogram_kernel(const T* keys, std::int64_t n, int pass, std::uint32_t* counts, Spans spans) {
   __shared__ std::uint32_t histogram[kRadixBuckets];
@@ -94,7 +90,7 @@ __global__ void __launch_bounds__(kThreads)
 #pragma unroll
     for (int k = 0; k < kItems; ++k) {
       const int i = k * kThreads + threadIdx.x;
-      if (i < valid) atomicAdd(&histogram[digit_of(tile_keys[i], pass)], 1u);
+      if (i < valid) atomicAdd(&histogram[radix_digit_of(tile_keys[i], pass)], 1u);
     }
   }
   __syncthreads();
@@ -144,7 +140,7 @@ __global__ void __launch_bounds__(kThreads, kScatterBlocksPerSM<T>)
     // each warp owns its row of counters.
 #pragma unroll
     for (int k = 0; k < kItems; ++k) {
-      const std::uint32_t digit = k * zoo::kWarpSize + lane < valid ? digit_of(keys[k], pass) : kNone;
+      const std::uint32_t digit = k * zoo::kWarpSize + lane < valid ? radix_digit_of(keys[k], pass) : kNone;
       const unsigned peers = __match_any_sync(zoo::kFullMask, digit);
       const int leader = __ffs(peers) - 1;
       std::uint32_t before = 0;
@@ -178,12 +174,12 @@ __global__ void __launch_bounds__(kThreads, kScatterBlocksPerSM<T>)
 #pragma unroll
     for (int k = 0; k < kItems; ++k)
       if (k * zoo::kWarpSize + lane < valid)
-        sorted[warp_digits[warp][digit_of(keys[k], pass)] + (ranks[k / 2] >> (k % 2 * 16) & 0xFFFFu)] = keys[k];
+        sorted[warp_digits[warp][radix_digit_of(keys[k], pass)] + (ranks[k / 2] >> (k % 2 * 16) & 0xFFFFu)] = keys[k];
     __syncthreads();
     // The keys of one digit leave as one run of consecutive addresses.
     for (int i = threadIdx.x; i < zoo::tile_extent(tile * kTile, n, kTile); i += kThreads) {
       const T key = sorted[i];
-      out[destination[digit_of(key, pass)] + i] = key;
+      out[destination[radix_digit_of(key, pass)] + i] = key;
     }
     __syncthreads();  // sorted, warp_digits and destination are free for the next tile
   }
