@@ -34,7 +34,11 @@ NVCC ?= nvcc
 # The scripts and tests run in the project's virtual environment, .venv (python-deps below);
 # PYTHON=python3 runs them with an interpreter of your own, as it is.
 VENV := .venv
-PYTHON ?= $(VENV)/bin/python
+VENV_PYTHON := $(CURDIR)/$(VENV)/bin/python
+PYTHON ?= $(VENV_PYTHON)
+# Exported, so that every script a recipe starts (bench.sh, the tests' own subprocesses) runs the
+# interpreter make chose, not whatever `python3` is first on the PATH.
+export PYTHON
 # What `make test` runs: the whole suite, or the pytest arguments given (a GPU session that
 # cannot fit the whole suite in one call splits it).
 TESTS ?= tests
@@ -174,10 +178,11 @@ tune-select: python-deps build/tune/space.txt
 # version other than the pinned one is used as it is, with a line saying that
 # (scripts/python_deps.py). With PYTHON=<your interpreter>, no .venv is created: what is missing
 # goes into that interpreter's environment.
-python-deps: $(if $(filter $(VENV)/bin/python,$(PYTHON)),$(VENV)/bin/python)
+python-deps: $(if $(filter $(VENV_PYTHON),$(PYTHON)),$(VENV_PYTHON))
 	@$(PYTHON) scripts/python_deps.py requirements.txt || \
-	  { echo "make: installing into $(PYTHON): $$(grep -v '^#' requirements.txt | tr '\n' ' ')"; \
-	    $(PYTHON) -m pip install --disable-pip-version-check -r requirements.txt; }
+	  { echo "make: installing into $(PYTHON): $$(grep -v '^#' requirements.txt | tr '\n' ' ') (pip, from the Python package index)"; \
+	    $(PYTHON) -m pip install --disable-pip-version-check -r requirements.txt || \
+	    { echo "make: pip could not install requirements.txt into $(PYTHON): an offline machine needs them installed beforehand, or PYTHON=<an interpreter that has them>"; exit 2; }; }
 
 # Without pip where the system lacks ensurepip: its own packages then have to do. A venv sees
 # only its base interpreter's own site-packages, even with --system-site-packages: not the user
@@ -185,7 +190,7 @@ python-deps: $(if $(filter $(VENV)/bin/python,$(PYTHON)),$(VENV)/bin/python)
 # distribution's extra folders (Debian's dist-packages). A .pth file in the venv lists every
 # package folder python3 itself reads, after the venv's own, so that what python3 imports, .venv
 # imports too.
-$(VENV)/bin/python:
+$(VENV_PYTHON):
 	@echo "make: creating the Python environment $(VENV) (python3 -m venv --system-site-packages)"
 	@python3 -m venv --system-site-packages $(VENV) 2>/dev/null || \
 	  python3 -m venv --system-site-packages --without-pip $(VENV) || \
@@ -195,12 +200,15 @@ $(VENV)/bin/python:
 
 test-programs: $(TEST_BINARIES)
 
-test: python-deps all test-programs examples
+# The Python packages first, then the build: a machine that cannot get them learns it at once,
+# not after ten minutes of compiling.
+test: python-deps
+	@$(MAKE) --no-print-directory all test-programs examples
 	$(PYTHON) -m pytest -q -rs --durations=8 $(TESTS)
 
 # The sweep goes to results/<gpu>/ (bench.sh --help); PYTHON writes its JSON beside it.
 bench: all python-deps
-	PYTHON="$(PYTHON)" ./bench.sh
+	./bench.sh
 
 # Without FROM: the committed reference, bench/: every GPU's charts and the README's tables. With
 # FROM (a timing table, a folder holding one, or a folder of such folders, e.g. results/h100 or

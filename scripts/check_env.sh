@@ -51,7 +51,7 @@ echo "ARCH:    $arch_list (make ARCH=\"sm_90 sm_100\" builds one binary for seve
 # The binaries need no Python; the scripts and tests do (make python-deps creates .venv).
 if "$python" -c 'import sys; sys.exit(sys.version_info < (3, 9))' 2>/dev/null; then
   echo "Python:  $("$python" -c 'import sys; print(sys.executable, sys.version.split()[0])') (scripts and tests)"
-elif [ ! -e "$python" ] && [ "$python" = .venv/bin/python ]; then
+elif [ ! -e "$python" ] && [ "${python%/.venv/bin/python}" != "$python" ]; then
   echo "Python:  .venv not created yet (make test and make plots create it from python3)"
 else
   echo "Python:  none of 3.9 or later at '$python' (make's PYTHON): the scripts and tests will not run"

@@ -34,7 +34,7 @@ sweep_poll_s=0.2
 
 sweep_default_out() {
   local slug
-  slug=$(printf '%s\n' "$1" | python3 "$sweep_lib_dir/gpu_slug.py") || exit 4
+  slug=$(printf '%s\n' "$1" | "${PYTHON:-python3}" "$sweep_lib_dir/gpu_slug.py") || exit 4
   echo "$2/$slug/$3"
 }
 

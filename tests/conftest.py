@@ -14,6 +14,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+# The scripts the tests start (bench.sh, the helpers it runs) use $PYTHON: make it the
+# interpreter running the tests, which has the packages, not whichever python3 the PATH finds.
+os.environ["PYTHON"] = sys.executable
 BIN = ROOT / "bin"
 TEST_BIN = ROOT / "build" / "tests"
 sys.path.insert(0, str(ROOT / "scripts"))
