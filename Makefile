@@ -50,7 +50,7 @@ LDFLAGS ?= -lpthread
 
 SOURCES := $(wildcard src/*/*.cu)
 BINARIES := $(addprefix bin/,$(basename $(notdir $(SOURCES))))
-COMMON := $(wildcard src/*/*.cuh src/*/*.hpp include/scan_zoo/*.cuh)
+COMMON := $(wildcard src/*/*.cuh src/*/*.hpp include/scan_zoo/*.cuh include/scan_zoo/detail/*.cuh)
 # Every build depends on the shared headers and on the flags it is built with (BUILD_FLAGS,
 # below).
 BUILD_FLAGS := build/flags.txt
@@ -113,7 +113,7 @@ check-env:
 
 FORCE:
 
-# The tuner: the 864 configurations of src/single_pass/tuned_space.cuh, int32 sum only, compiled
+# The tuner: the 864 configurations of include/scan_zoo/detail/tuned_space.cuh, int32 sum only, compiled
 # in TUNE_SHARDS translation units so that they build in parallel (about 10 minutes of one core in
 # all). Not part of `make`. Shards are built without the spill check: a configuration that spills
 # is measured like any other, and `scan_tuner --describe` reports its local memory, so the
@@ -123,11 +123,11 @@ TUNE_SHARD_OBJECTS := $(foreach s,$(shell seq 0 $$(($(TUNE_SHARDS) - 1))),build/
 TUNE_HEADERS := $(wildcard tune/*.cuh)
 
 build/tune/shard_%.o: tune/shard.cu $(TUNE_HEADERS) $(DEPENDS) | build/tune
-	$(NVCC) $(NVCCFLAGS) -Isrc -Itune -DTUNE_SHARD=$* -DTUNE_SHARDS=$(TUNE_SHARDS) -c -o $@ $<
+	$(NVCC) $(NVCCFLAGS) -Isrc -Iinclude -Itune -DTUNE_SHARD=$* -DTUNE_SHARDS=$(TUNE_SHARDS) -c -o $@ $<
 
 # Includes CUB (its reference row), whose kernel spills: no spill check, as for bin/cub_scan.
 build/tune/scan_tuner.o: tune/scan_tuner.cu $(TUNE_HEADERS) $(DEPENDS) | build/tune
-	$(NVCC) $(NVCCFLAGS) -Isrc -Itune -c -o $@ $<
+	$(NVCC) $(NVCCFLAGS) -Isrc -Iinclude -Itune -c -o $@ $<
 
 build/tune/scan_tuner: build/tune/scan_tuner.o $(TUNE_SHARD_OBJECTS)
 	$(NVCC) $(GENCODE) -o $@ $(filter %.o,$^) $(LDFLAGS)
@@ -136,8 +136,8 @@ tuner: build/tune/scan_tuner
 
 # The listing of the space (tune/list_space.cu), which the selection reads: host code, no
 # kernel. Not rebuilt for the generated table, which is made from the listing.
-build/tune/list_space: tune/list_space.cu $(filter-out src/single_pass/tuned_table.cuh,$(COMMON)) $(BUILD_FLAGS) | build/tune
-	$(NVCC) $(NVCCFLAGS) -Isrc -o $@ $<
+build/tune/list_space: tune/list_space.cu $(filter-out include/scan_zoo/detail/tuned_table.cuh,$(COMMON)) $(BUILD_FLAGS) | build/tune
+	$(NVCC) $(NVCCFLAGS) -Isrc -Iinclude -o $@ $<
 
 build/tune/space.txt: build/tune/list_space
 	$< > $@
@@ -145,7 +145,7 @@ build/tune/space.txt: build/tune/list_space
 # The drop-a-stage probe: the tuned scan with its look-back wait or its scan taken away, beside
 # memcpy (bench/NOTES.md, "What limits the tuned scan"). Not part of `make`.
 build/tune/drop_stage: tune/drop_stage.cu tune/probe.cuh $(DEPENDS) | build/tune
-	$(NVCC) $(NVCCFLAGS) $(SPILL_CHECK) -Isrc -Itune -o $@ $< $(LDFLAGS)
+	$(NVCC) $(NVCCFLAGS) $(SPILL_CHECK) -Isrc -Iinclude -Itune -o $@ $< $(LDFLAGS)
 
 drop-stage: build/tune/drop_stage
 
@@ -159,7 +159,7 @@ multi-gpu-phases: build/tune/multi_gpu_phases
 # The cluster-launch probe: an empty kernel launched plainly and as one thread-block cluster
 # (bench/NOTES.md, "Small N: one cluster"). Not part of `make`.
 build/tune/cluster_launch: tune/cluster_launch.cu tune/probe.cuh $(DEPENDS) | build/tune
-	$(NVCC) $(NVCCFLAGS) $(SPILL_CHECK) -Isrc -Itune -o $@ $< $(LDFLAGS)
+	$(NVCC) $(NVCCFLAGS) $(SPILL_CHECK) -Isrc -Iinclude -Itune -o $@ $< $(LDFLAGS)
 
 cluster-launch: build/tune/cluster_launch
 
@@ -169,7 +169,7 @@ tune: all tuner python-deps
 
 # Every GPU's sweep, so that tuning on one GPU replaces that GPU's table and keeps the others'.
 tune-select: python-deps build/tune/space.txt
-	$(PYTHON) tune/tune_select.py --bench-dir bench --space build/tune/space.txt --table src/single_pass/tuned_table.cuh
+	$(PYTHON) tune/tune_select.py --bench-dir bench --space build/tune/space.txt --table include/scan_zoo/detail/tuned_table.cuh
 
 # The Python environment: .venv, created with access to the system's packages (a GPU machine's
 # own PyTorch and CuPy stay visible for the framework rows, and an offline machine that already

@@ -17,7 +17,7 @@
 #   commit in the timing.txt header, since the copy of the tree on the GPU machine has no .git.
 #   Results are written to this GPU's folder, bench/<gpu>/ (<gpu>: scripts/gpu_slug.py, e.g.
 #   h100), and copied to the same paths under $OUT ($OUT/bench/h100/timing.txt,
-#   $OUT/src/single_pass/tuned_table.cuh), so that copying $OUT's bench/ and src/ over the tree's
+#   $OUT/include/scan_zoo/detail/tuned_table.cuh), so that copying $OUT's bench/ and include/ over the tree's
 #   brings them home.
 set -u
 cd "$(dirname "$0")/.."
@@ -103,7 +103,7 @@ print(plots.fastest(rows, [v for v in ok["variant"].unique() if v not in plots.R
           # chosen over all of them: every report and chart comes back with the table.
           make tune-select >"$out/tune_select.log" 2>&1
           status=$?
-          keep src/single_pass/tuned_table.cuh bench/*/TUNING.md bench/*/tuning_density.png bench/*/tuning_ideal_vs_single.png
+          keep include/scan_zoo/detail/tuned_table.cuh bench/*/TUNING.md bench/*/tuning_density.png bench/*/tuning_ideal_vs_single.png
           tail -n 3 "$out/tune_select.log" ;;
     multi-gpu)  # the scans across GPUs: their tests, then their sweep on every visible GPU
           timeout ${TEST_LIMIT:-540} make test TESTS=tests/test_multi_gpu.py >"$out/test_multi_gpu.log" 2>&1

@@ -1,6 +1,6 @@
 """The short name of a GPU, its "slug": the folder under bench/ that holds what was measured on it
 (bench/h100/timing.txt, bench/h100/tuning.txt, ...), and the suffix of its row table in the
-generated src/single_pass/tuned_table.cuh.
+generated include/scan_zoo/detail/tuned_table.cuh.
 
 The rule, on the device name of the '# gpu:' header line (what `bin/<any variant> --device-info`
 prints, and so what heads timing.txt and tuning.txt):

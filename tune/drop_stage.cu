@@ -21,7 +21,7 @@
 
 #include "harness/harness.cuh"
 #include "probe.cuh"
-#include "single_pass/tuned_dispatch.cuh"
+#include "single_pass/tuned_scan.cuh"
 
 namespace zoo::probe {
 namespace {
@@ -94,7 +94,7 @@ int probe_main(int argc, char** argv) {
     measure("memcpy_baseline", [&] { ZOO_CUDA(cudaMemcpyAsync(out, in, bytes, cudaMemcpyDeviceToDevice, stream)); });
     with_config(TunedDispatch::config_for(n), tuned::Configs{}, [&](auto config) {
       using Config = decltype(config);
-      std::fprintf(stderr, "drop_stage: n=%lld, configuration %s\n", static_cast<long long>(n), Config::name().c_str());
+      std::fprintf(stderr, "drop_stage: n=%lld, configuration %s\n", static_cast<long long>(n), tuned_config_name<Config>().c_str());
       const auto tiles = static_cast<unsigned>(ceil_div<std::int64_t>(n, Config::kTileItems));
       measure("tile_copy", [&] {
         tile_copy_kernel<typename Config::Tile, std::int32_t><<<tiles, Config::kThreads, 0, stream>>>(in, out, n);

@@ -17,7 +17,7 @@ namespace zoo::tune {
 
 // One configuration, instantiated for int32 sum (what the tuner measures).
 struct Entry {
-  int index;  // in the space (src/single_pass/tuned_space.cuh)
+  int index;  // in the space (include/scan_zoo/detail/tuned_space.cuh)
   std::string name;
   std::size_t (*workspace_bytes)(std::int64_t n);
   void (*run)(const std::int32_t* in, std::int32_t* out, std::int64_t n, ScanKind kind, Workspace workspace,

@@ -1,5 +1,5 @@
 // scan_tuner -- measures every configuration of the tuned scan's space
-// (src/single_pass/tuned_space.cuh) at every N given, int32 inclusive sum, with CUB and memcpy in
+// (include/scan_zoo/detail/tuned_space.cuh) at every N given, int32 inclusive sum, with CUB and memcpy in
 // the same sweep: the data behind bench/<gpu>/tuning.txt and the per-N table of
 // single_pass_scan_tuned (tune/tune_select.py).
 //
@@ -30,10 +30,12 @@
 #include <string>
 #include <vector>
 
+#include <scan_zoo/detail/tuned_space.cuh>
+
 #include "baselines/cub_reference.cuh"
 #include "harness/harness.cuh"
 #include "registry.cuh"
-#include "single_pass/tuned_space.cuh"
+#include "single_pass/tuned_scan.cuh"
 
 namespace zoo::tune {
 namespace {

@@ -3,8 +3,10 @@
 // shard by the Makefile (make tuner).
 #include <utility>
 
+#include <scan_zoo/detail/tuned_space.cuh>
+
 #include "registry.cuh"
-#include "single_pass/tuned_space.cuh"
+#include "single_pass/tuned_scan.cuh"
 
 #if !defined(TUNE_SHARD) || !defined(TUNE_SHARDS)
 #error "build with -DTUNE_SHARD=s -DTUNE_SHARDS=S (make tuner)"
@@ -26,7 +28,7 @@ void describe(cudaFuncAttributes& attributes, int& blocks_per_sm) {
 template <int I>
 Entry entry() {
   using Scan = TunedScan<ConfigAt<I>>;
-  return {I, ConfigAt<I>::name(), &Scan::template workspace_bytes<std::int32_t, Sum>,
+  return {I, tuned_config_name<ConfigAt<I>>(), &Scan::template workspace_bytes<std::int32_t, Sum>,
           &Scan::template run<std::int32_t, Sum>, &describe<I>};
 }
 

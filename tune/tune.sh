@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tune.sh -- the tuning sweep of single_pass_scan_tuned: every configuration of its space
-# (src/single_pass/tuned_space.cuh), with CUB and memcpy in the same process, at every power of
+# (include/scan_zoo/detail/tuned_space.cuh), with CUB and memcpy in the same process, at every power of
 # two 2^10..2^30, int32 inclusive sum, cold L2, into bench/<gpu>/tuning.txt (timing.txt's format
 # and header; the configuration's name in the variant column; <gpu> the GPU's short name, h100,
 # h200, from scripts/gpu_slug.py). Beside it, tuning_configs.txt: registers, local memory

@@ -19,7 +19,7 @@
 //   2. exchange: an NCCL all-gather puts every shard's total into every GPU's memory (G values:
 //      microseconds, while the reduce and the scan stream gigabytes);
 //   3. scan: the one-launch tuned scan of scan.cuh runs over the shard with the totals of the
-//      shards before it in front of element 0 (zoo::ScanFront): its tile 0 folds them from device
+//      shards before it in front of element 0 (detail::ScanFront): its tile 0 folds them from device
 //      memory, so no host round trip sits between the exchange and the scan and the carry costs
 //      no pass of its own.
 // Traffic: 3 accesses per element (read, read, write), so at most 2/3 of what every GPU copying
@@ -83,12 +83,12 @@ struct ShardedStatus {
 namespace detail {
 
 // The reduce's shape: blocks of kReduceWarps warps, each warp loading runs of 32 x kReduceItems
-// elements into registers (zoo::RegisterTile of one warp: 16-byte vectors, every load instruction
+// elements into registers (RegisterTile of one warp: 16-byte vectors, every load instruction
 // of a warp 512 contiguous bytes).
 constexpr int kReduceWarps = 8;
 constexpr int kReduceItems = 16;
-using ReduceRun = zoo::RegisterTile<zoo::kWarpSize, kReduceItems>;
-using ReduceBlock = zoo::RegisterTile<zoo::kWarpSize * kReduceWarps, kReduceItems>;
+using ReduceRun = RegisterTile<kWarpSize, kReduceItems>;
+using ReduceBlock = RegisterTile<kWarpSize * kReduceWarps, kReduceItems>;
 
 // The total of in[0..n), in order, into *total. Block b takes a contiguous part of the runs and
 // each of its warps a contiguous part of the block's, so every warp reduces its runs in order
@@ -96,13 +96,13 @@ using ReduceBlock = zoo::RegisterTile<zoo::kWarpSize * kReduceWarps, kReduceItem
 // blocks' totals in order: correct for any associative operator. One launch, no reset: the last
 // block returns the arrival counter to zero for the next reduce.
 template <class T, class Op>
-__global__ void __launch_bounds__(zoo::kWarpSize * kReduceWarps)
+__global__ void __launch_bounds__(kWarpSize * kReduceWarps)
     shard_reduce_kernel(const T* in, std::int64_t n, T* block_totals, unsigned* arrivals, T* total) {
   const Op op;
-  const std::int64_t runs = zoo::ceil_div<std::int64_t>(n, ReduceRun::kTileItems);
+  const std::int64_t runs = ceil_div<std::int64_t>(n, ReduceRun::kTileItems);
   const std::int64_t block_first = runs * blockIdx.x / gridDim.x;
   const std::int64_t block_runs = runs * (blockIdx.x + 1) / gridDim.x - block_first;
-  const int warp = zoo::warp_id();
+  const int warp = warp_id();
   const std::int64_t first = block_first + block_runs * warp / kReduceWarps;
   const std::int64_t last = block_first + block_runs * (warp + 1) / kReduceWarps;
 
@@ -110,7 +110,7 @@ __global__ void __launch_bounds__(zoo::kWarpSize * kReduceWarps)
   for (std::int64_t run = first; run < last; ++run) {
     const std::int64_t begin = run * ReduceRun::kTileItems;
     T items[kReduceItems];
-    ReduceRun::load(in + begin, zoo::tile_extent(begin, n, ReduceRun::kTileItems), items,
+    ReduceRun::load(in + begin, tile_extent(begin, n, ReduceRun::kTileItems), items,
                     Op::template identity<T>());
     warp_total = op(warp_total, ReduceRun::template reduce_warp<T, Op>(items));
   }
@@ -132,9 +132,9 @@ __global__ void __launch_bounds__(zoo::kWarpSize * kReduceWarps)
   const unsigned mine_last = blocks * (threadIdx.x + 1) / blockDim.x;
   T folded = Op::template identity<T>();
   for (unsigned b = mine_first; b < mine_last; ++b) folded = op(folded, block_totals[b]);
-  zoo::ShuffleWarpScan::Storage<T> no_storage;
+  ShuffleWarpScan::Storage<T> no_storage;
   const T warp_folded =
-      zoo::shuffle_from(zoo::ShuffleWarpScan::inclusive<T, Op>(folded, no_storage), zoo::kWarpSize - 1);
+      shuffle_from(ShuffleWarpScan::inclusive<T, Op>(folded, no_storage), kWarpSize - 1);
   const T everything = ReduceBlock::template combine_warps<T, Op>(warp_folded).tile;
   if (threadIdx.x == 0) {
     *total = everything;
@@ -154,7 +154,7 @@ cudaError_t reduce_blocks_per_device(int device, int& blocks) {
   }
   int per_sm = 0, sms = 0;
   if (const cudaError_t error = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-          &per_sm, shard_reduce_kernel<T, Op>, zoo::kWarpSize * kReduceWarps, 0);
+          &per_sm, shard_reduce_kernel<T, Op>, kWarpSize * kReduceWarps, 0);
       error != cudaSuccess)
     return error;
   if (const cudaError_t error = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
@@ -172,7 +172,7 @@ struct ShardedReserve {
   T* block_totals = nullptr;
   T* totals = nullptr;
 
-  static ShardedReserve carve(zoo::WorkspaceCarver& carver, int blocks, int ranks) {
+  static ShardedReserve carve(ScratchCarver& carver, int blocks, int ranks) {
     ShardedReserve reserve;
     reserve.arrivals = carver.take<unsigned>(1);
     reserve.block_totals = carver.take<T>(blocks);
@@ -205,17 +205,17 @@ ShardedStatus reduce_shards(const Shard<T>* shards, int count, std::vector<Shard
     if ((status.cuda = cudaSetDevice(s.device)) != cudaSuccess) break;
     if ((status.cuda = reduce_blocks_per_device<T, Op>(s.device, blocks)) != cudaSuccess) break;
     const std::size_t reserved_bytes =
-        zoo::bytes_of_layout([&](zoo::WorkspaceCarver& counter) { ShardedReserve<T>::carve(counter, blocks, ranks); });
+        bytes_of_layout([&](ScratchCarver& counter) { ShardedReserve<T>::carve(counter, blocks, ranks); });
     if ((status.cuda = prepare_scan<T, Op>(s.n, reserved_bytes, *s.workspace, s.stream, plan.prepared)) != cudaSuccess)
       break;
-    zoo::WorkspaceCarver carver(plan.prepared.reserved);
+    ScratchCarver carver(plan.prepared.reserved);
     plan.reserve = ShardedReserve<T>::carve(carver, blocks, ranks);
     // Fewer blocks for a small shard: a warp per run at most (an empty shard: one block, which
     // writes the identity).
-    const std::int64_t runs = zoo::ceil_div<std::int64_t>(s.n, ReduceRun::kTileItems);
+    const std::int64_t runs = ceil_div<std::int64_t>(s.n, ReduceRun::kTileItems);
     const int grid = static_cast<int>(std::max<std::int64_t>(
-        1, std::min<std::int64_t>(blocks, zoo::ceil_div<std::int64_t>(runs, kReduceWarps))));
-    shard_reduce_kernel<T, Op><<<grid, zoo::kWarpSize * kReduceWarps, 0, s.stream>>>(
+        1, std::min<std::int64_t>(blocks, ceil_div<std::int64_t>(runs, kReduceWarps))));
+    shard_reduce_kernel<T, Op><<<grid, kWarpSize * kReduceWarps, 0, s.stream>>>(
         s.in, s.n, plan.reserve.block_totals, plan.reserve.arrivals, plan.reserve.totals + plan.rank);
     status.cuda = cudaGetLastError();
   }
@@ -240,7 +240,7 @@ ShardedStatus exchange_totals(const Shard<T>* shards, int count, const std::vect
 // 3. Scan each shard with `initial` and the totals of the shards before it in front.
 template <class T, class Op>
 ShardedStatus scan_shards(const Shard<T>* shards, int count, const std::vector<ShardPlan<T>>& plans,
-                          zoo::ScanKind kind, T initial) {
+                          ScanKind kind, T initial) {
   ShardedStatus status;
   for (int i = 0; i < count && status.ok(); ++i) {
     const Shard<T>& s = shards[i];
@@ -254,7 +254,7 @@ ShardedStatus scan_shards(const Shard<T>* shards, int count, const std::vector<S
 }
 
 template <class T, class Op>
-ShardedStatus sharded_scan(const Shard<T>* shards, int count, zoo::ScanKind kind, T initial) {
+ShardedStatus sharded_scan(const Shard<T>* shards, int count, ScanKind kind, T initial) {
   ShardedStatus status;
   if (shards == nullptr || count < 1) status.cuda = cudaErrorInvalidValue;
   for (int i = 0; i < count && status.ok(); ++i) {
@@ -280,13 +280,13 @@ ShardedStatus sharded_scan(const Shard<T>* shards, int count, zoo::ScanKind kind
 // writing its own shard.
 template <class T, class Op>
 ShardedStatus sharded_inclusive_scan(const Shard<T>* shards, int count, Op) {
-  return detail::sharded_scan<T, Op>(shards, count, zoo::ScanKind::Inclusive, Op::template identity<T>());
+  return detail::sharded_scan<T, Op>(shards, count, ScanKind::Inclusive, Op::template identity<T>());
 }
 
 // out = the exclusive scan of the global array with `initial` in front of its element 0.
 template <class T, class Op>
 ShardedStatus sharded_exclusive_scan(const Shard<T>* shards, int count, T initial, Op) {
-  return detail::sharded_scan<T, Op>(shards, count, zoo::ScanKind::Exclusive, initial);
+  return detail::sharded_scan<T, Op>(shards, count, ScanKind::Exclusive, initial);
 }
 
 }  // namespace scan_zoo

@@ -7,10 +7,12 @@
 //   cudaError_t e = scan_zoo::inclusive_scan(d_in, d_out, n, scan_zoo::Plus{}, workspace, stream);
 //   e = scan_zoo::exclusive_scan(d_in, d_out, n, T(100), scan_zoo::Plus{}, workspace, stream);
 //
-// What it runs: single_pass_scan_tuned's kernel (src/single_pass/tuned_scan.cuh), a one-launch
-// decoupled look-back over register-resident tiles, with the configuration measured fastest for
-// this GPU and this N (src/single_pass/tuned_table.cuh; README, "Auto-tuning"). The scan is
-// asynchronous in `stream`, like any kernel launch.
+// What it runs: the tuned kernel (detail/tuned_kernel.cuh), a one-launch decoupled look-back
+// over register-resident tiles, with the configuration measured fastest for this GPU and this N
+// (detail/tuned_table.cuh; README, "Auto-tuning"). The scan is asynchronous in `stream`, like any
+// kernel launch. Everything it includes lies under include/scan_zoo/ (detail/: namespace
+// scan_zoo::detail): no exit, no print, no synchronization of the device except where a
+// Workspace grows (cudaMalloc), below.
 //
 // Arguments:
 //   in, out   device pointers to n elements; out == in scans in place. Any other overlap is not
@@ -20,11 +22,12 @@
 //             `__host__ __device__ T operator()(const T& a, const T& b) const`, where a holds the
 //             earlier elements (the operator need not be commutative), and an identity element,
 //             `template <class U> __host__ __device__ static U identity()`. scan_zoo::Plus, Max
-//             and Min are such operators for numbers. An operator without an identity (a
-//             semigroup, such as "keep the first") gets one adjoined by AdjoinIdentity, below.
+//             and Min are such operators for numbers (operators.cuh). An operator without an
+//             identity (a semigroup, such as "keep the first") gets one adjoined by
+//             AdjoinIdentity (operators.cuh).
 //   T         any trivially copyable type. 32-bit types use the fastest tile descriptor (value
 //             and status in one 64-bit word), 64-bit types (int64, double) two such words; other
-//             sizes (a struct) a status word and value slots (src/single_pass/tile_state.cuh).
+//             sizes (a struct) a status word and value slots (detail/tile_state.cuh).
 //   initial   exclusive_scan's value in front of element 0: out[0] = initial,
 //             out[i] = initial op in[0] op ... op in[i - 1].
 // Errors: every function returns a cudaError_t and never ends the process: cudaErrorInvalidValue
@@ -63,8 +66,12 @@
 #include <type_traits>
 #include <utility>
 
-#include "../../src/core/ops.cuh"
-#include "../../src/single_pass/tuned_dispatch.cuh"
+#include "detail/core.cuh"
+#include "detail/scratch.cuh"
+#include "detail/tile_state.cuh"
+#include "detail/tuned_dispatch.cuh"
+#include "detail/tuned_kernel.cuh"
+#include "operators.cuh"
 
 #define SCAN_ZOO_VERSION_MAJOR 0
 #define SCAN_ZOO_VERSION_MINOR 1
@@ -72,36 +79,6 @@
 #define SCAN_ZOO_VERSION "0.1.0"
 
 namespace scan_zoo {
-
-using Plus = zoo::Sum;
-using Max = zoo::Max;
-using Min = zoo::Min;
-
-// Why an identity, and what to do without one. The kernels fill the slots past n in the last
-// tile with the identity and start every running prefix from it, in registers, with no branch
-// on whether a slot is real; CUB instead guards its partial tiles. Every operator has one after
-// adjoining a new element, "absent", that each side passes through: scan Adjoined<T> elements
-// ({value, true}) with AdjoinIdentity<Op>; its identity is {T{}, false}. The price is the flag's
-// bytes in each element (padded to T's alignment).
-template <class T>
-struct Adjoined {
-  T value;
-  bool present;
-};
-
-template <class Semigroup>
-struct AdjoinIdentity {
-  template <class U>
-  __host__ __device__ static U identity() {
-    return U{};  // Adjoined<T>{T{}, false}
-  }
-  template <class T>
-  __host__ __device__ Adjoined<T> operator()(const Adjoined<T>& earlier, const Adjoined<T>& later) const {
-    if (!earlier.present) return later;
-    if (!later.present) return earlier;
-    return {Semigroup{}(earlier.value, later.value), true};
-  }
-};
 
 namespace detail {
 struct WorkspaceAccess;
@@ -134,7 +111,7 @@ inline WorkspacePlan plan_scan(const WorkspaceBook& book, std::size_t bytes, std
     }
     plan.grow = true;  // new memory: contents unknown
   }
-  plan.epoch = (book.epoch + 1) & zoo::kEpochMask;
+  plan.epoch = (book.epoch + 1) & kEpochMask;
   const bool wrapped = plan.epoch == 0;  // every epoch may be in the memory now
   if (wrapped) plan.epoch = 1;
   plan.zero = plan.grow || !book.zeroed || wrapped || layout != book.layout;
@@ -206,7 +183,7 @@ struct WorkspaceAccess {
     w.book_.epoch = epoch = plan.epoch;
     return cudaSuccess;
   }
-  static zoo::Workspace memory(const Workspace& w) { return {w.memory_, w.book_.bytes}; }
+  static Scratch memory(const Workspace& w) { return {w.memory_, w.book_.bytes}; }
   // Tests only (tests/cuda/api_selftest.cu): the epoch the next scan counts from.
   static void set_last_epoch(Workspace& w, std::uint32_t epoch) { w.book_.epoch = epoch; }
   static std::uint32_t last_epoch(const Workspace& w) { return w.book_.epoch; }
@@ -222,8 +199,8 @@ template <class T>
 std::uint64_t descriptor_layout(int config, std::int64_t n) {
   if (sizeof(T) == 4 || sizeof(T) == 8) return 1;
   std::int64_t tile_items = 0;
-  zoo::with_config(config, zoo::tuned::Configs{}, [&](auto c) { tile_items = decltype(c)::kTileItems; });
-  const auto tiles = static_cast<std::uint64_t>(zoo::ceil_div<std::int64_t>(n, tile_items));
+  with_config(config, tuned::Configs{}, [&](auto c) { tile_items = decltype(c)::kTileItems; });
+  const auto tiles = static_cast<std::uint64_t>(ceil_div<std::int64_t>(n, tile_items));
   return (tiles << 24) ^ (std::uint64_t(config) << 16) ^ (sizeof(T) << 1);
 }
 
@@ -235,7 +212,7 @@ struct PreparedScan {
   int config = 0;
   std::uint32_t epoch = 0;
   void* reserved = nullptr;
-  zoo::Workspace descriptors;
+  Scratch descriptors;
 };
 
 template <class T, class Op>
@@ -244,33 +221,33 @@ cudaError_t prepare_scan(std::int64_t n, std::size_t reserved_bytes, Workspace& 
   static_assert(std::is_trivially_copyable<T>::value, "scan_zoo scans trivially copyable types");
   static_assert(std::is_empty<Op>::value && std::is_default_constructible<Op>::value,
                 "the operator must be stateless: the kernels default-construct it");
-  const zoo::tuned::Table* table = nullptr;
-  if (const cudaError_t error = zoo::TunedDispatch::table_for_current_device(table); error != cudaSuccess)
+  const tuned::Table* table = nullptr;
+  if (const cudaError_t error = TunedDispatch::table_for_current_device(table); error != cudaSuccess)
     return error;
-  prepared.config = zoo::TunedDispatch::config_for(table, n);
-  reserved_bytes = zoo::ceil_div<std::size_t>(reserved_bytes, 256) * 256;  // descriptors stay 256-byte aligned
-  const std::size_t descriptor_bytes = zoo::TunedDispatch::workspace_bytes<T, Op>(prepared.config, n);
+  prepared.config = TunedDispatch::config_for(table, n);
+  reserved_bytes = ceil_div<std::size_t>(reserved_bytes, 256) * 256;  // descriptors stay 256-byte aligned
+  const std::size_t descriptor_bytes = TunedDispatch::workspace_bytes<T, Op>(prepared.config, n);
   if (const cudaError_t error =
           WorkspaceAccess::prepare(workspace, reserved_bytes + descriptor_bytes,
                                    descriptor_layout<T>(prepared.config, n) ^ (std::uint64_t(reserved_bytes) << 40),
                                    stream, prepared.epoch);
       error != cudaSuccess)
     return error;
-  const zoo::Workspace memory = WorkspaceAccess::memory(workspace);
+  const Scratch memory = WorkspaceAccess::memory(workspace);
   prepared.reserved = memory.data;
   prepared.descriptors = {static_cast<char*>(memory.data) + reserved_bytes, descriptor_bytes};
   return cudaSuccess;
 }
 
 template <class T, class Op>
-cudaError_t launch_scan(const PreparedScan& prepared, const T* in, T* out, std::int64_t n, zoo::ScanKind kind,
-                        zoo::ScanFront<T> front, cudaStream_t stream) {
-  return zoo::TunedDispatch::launch<T, Op>(prepared.config, in, out, n, kind, front, prepared.descriptors,
+cudaError_t launch_scan(const PreparedScan& prepared, const T* in, T* out, std::int64_t n, ScanKind kind,
+                        ScanFront<T> front, cudaStream_t stream) {
+  return TunedDispatch::launch<T, Op>(prepared.config, in, out, n, kind, front, prepared.descriptors,
                                            prepared.epoch, stream);
 }
 
 template <class T, class Op>
-cudaError_t scan(const T* in, T* out, std::int64_t n, zoo::ScanKind kind, T initial, Workspace& workspace,
+cudaError_t scan(const T* in, T* out, std::int64_t n, ScanKind kind, T initial, Workspace& workspace,
                  cudaStream_t stream) {
   if (n < 0 || (n > 0 && (in == nullptr || out == nullptr))) return cudaErrorInvalidValue;
   if (n == 0) return cudaSuccess;
@@ -285,14 +262,14 @@ cudaError_t scan(const T* in, T* out, std::int64_t n, zoo::ScanKind kind, T init
 // out[i] = in[0] op in[1] op ... op in[i].
 template <class T, class Op>
 cudaError_t inclusive_scan(const T* in, T* out, std::int64_t n, Op, Workspace& workspace, cudaStream_t stream = 0) {
-  return detail::scan<T, Op>(in, out, n, zoo::ScanKind::Inclusive, Op::template identity<T>(), workspace, stream);
+  return detail::scan<T, Op>(in, out, n, detail::ScanKind::Inclusive, Op::template identity<T>(), workspace, stream);
 }
 
 // out[0] = initial, out[i] = initial op in[0] op ... op in[i - 1].
 template <class T, class Op>
 cudaError_t exclusive_scan(const T* in, T* out, std::int64_t n, T initial, Op, Workspace& workspace,
                            cudaStream_t stream = 0) {
-  return detail::scan<T, Op>(in, out, n, zoo::ScanKind::Exclusive, initial, workspace, stream);
+  return detail::scan<T, Op>(in, out, n, detail::ScanKind::Exclusive, initial, workspace, stream);
 }
 
 }  // namespace scan_zoo

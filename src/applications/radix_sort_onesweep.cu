@@ -83,7 +83,7 @@
 // next; after 2^30 epochs of a workspace (one a pass: 2^28 runs of 32-bit keys, 2^27 of 64-bit)
 // RunEpochs zeroes the region once.
 //
-// Forward progress: tile = blockIdx.x, as in the tuned scan (tuned_scan.cuh): a tile waits only on
+// Forward progress: tile = blockIdx.x, as in the tuned scan (scan_zoo/detail/tuned_kernel.cuh): a tile waits only on
 // tiles with smaller indices, relying on the hardware dispatching blocks in blockIdx.x order
 // (true of NVIDIA GPUs, relied on by CUB's scan; not a CUDA-language guarantee). CUB's onesweep
 // takes an atomic ticket instead. Inside a block the 256 walks of step 4 diverge, and each lane
@@ -124,7 +124,7 @@
 #include <type_traits>
 
 #include "../blocks/block_scan.cuh"
-#include "../blocks/register_tile.cuh"
+#include <scan_zoo/detail/register_tile.cuh>
 #include "../blocks/warp_scan.cuh"
 #include "../harness/harness.cuh"
 #include "../single_pass/lookback.cuh"

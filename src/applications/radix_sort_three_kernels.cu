@@ -48,7 +48,7 @@
 #include "../blocks/block_scan.cuh"
 #include "../blocks/warp_scan.cuh"
 #include "../harness/harness.cuh"
-#include "../single_pass/tuned_dispatch.cuh"
+#include "../single_pass/tuned_scan.cuh"
 #include "applications.cuh"
 #include "radix_keys.cuh"
 

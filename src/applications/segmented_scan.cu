@@ -19,7 +19,7 @@
 // value bytes. GB/s counts values in, labels in and values out.
 //
 // Forward progress: tile = blockIdx.x, so it relies on in-order block dispatch, like the tuned
-// scan and CUB (tuned_scan.cuh).
+// scan and CUB (scan_zoo/detail/tuned_kernel.cuh).
 //
 // Constraints: 32-bit values (the packed descriptor): int32, float32; sum, max, min; inclusive
 // and exclusive (exclusive: the identity at every segment start, like CUB's ExclusiveScanByKey
@@ -132,7 +132,7 @@ struct SegmentedScan : zoo::VariantDefaults {
   static void run(const T* values, const std::uint8_t* labels, T* out, std::int64_t n, zoo::ScanKind kind,
                   zoo::Workspace workspace, cudaStream_t stream) {
     const std::int64_t tiles = zoo::ceil_div(n, kTile);
-    const State<T> state = zoo::EpochTileState<State<T>>::for_run(workspace, tiles, stream);
+    const State<T> state = zoo::descriptors_for_next_run<State<T>>(workspace, tiles, stream);
     segmented_scan_kernel<T, Op><<<static_cast<unsigned>(tiles), kThreads, 0, stream>>>(
         values, labels, out, n, kind == zoo::ScanKind::Exclusive, state, static_cast<std::uint32_t>(tiles));
     ZOO_CHECK_LAUNCH();

@@ -16,7 +16,7 @@
 // half the elements kept, 1.5 accesses per element; GB/s counts (N + kept) x sizeof(T).
 //
 // Forward progress: tile = blockIdx.x, so it relies on in-order block dispatch, like the tuned
-// scan and CUB (tuned_scan.cuh).
+// scan and CUB (scan_zoo/detail/tuned_kernel.cuh).
 //
 // Constraints: int32 and float32; any N: counts are 32-bit in the packed descriptor below
 // N = 2^32, 64-bit in a two-field descriptor (acquire/release) above. --op sum --inclusive only
@@ -102,7 +102,7 @@ struct StreamCompaction : zoo::VariantDefaults {
   static void launch(const T* in, T* out, std::int64_t* count, std::int64_t n, zoo::Workspace workspace,
                      cudaStream_t stream) {
     const std::int64_t tiles = zoo::ceil_div(n, kTile);
-    const State<Count> state = zoo::EpochTileState<State<Count>>::for_run(workspace, tiles, stream);
+    const State<Count> state = zoo::descriptors_for_next_run<State<Count>>(workspace, tiles, stream);
     compaction_kernel<T, Count><<<static_cast<unsigned>(tiles), kThreads, 0, stream>>>(
         in, out, count, n, state, static_cast<std::uint32_t>(tiles));
     ZOO_CHECK_LAUNCH();

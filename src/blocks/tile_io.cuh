@@ -18,7 +18,7 @@
 
 #include <cstdint>
 
-#include "vector_access.cuh"
+#include <scan_zoo/detail/vector_access.cuh>
 
 namespace zoo {
 

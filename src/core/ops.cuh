@@ -3,76 +3,38 @@
 // A scan needs an associative operator with an identity element. The zoo keeps the operator
 // order straight everywhere (earlier elements on the left), so nothing relies on commutativity,
 // even though sum, max and min happen to be commutative.
+//
+// The zoo is built on the library (include/scan_zoo/): its operators are the library's with a
+// name for the command line, and every piece of scan_zoo::detail (tiles, warp scans,
+// descriptors, look-backs, the tuned kernel) is reachable as zoo::<name>.
 #pragma once
+
+#include <scan_zoo/detail/core.cuh>
+#include <scan_zoo/operators.cuh>
 
 #include <cstdint>
 #include <string>
 #include <type_traits>
-#include <cuda/std/limits>
-#include <cuda/std/type_traits>
 
 namespace zoo {
 
-enum class ScanKind { Inclusive, Exclusive };
-
-template <class I>
-__host__ __device__ constexpr I ceil_div(I a, I b) { return (a + b - 1) / b; }
-
-// The elements of the tile of `tile_items` that starts at element `begin` of n: a whole tile, or
-// what is left of n in the last one.
-__host__ __device__ __forceinline__ int tile_extent(std::int64_t begin, std::int64_t n, std::int64_t tile_items) {
-  return static_cast<int>(min(tile_items, n - begin));
-}
+using namespace scan_zoo::detail;
 
 inline const char* scan_kind_name(ScanKind kind) {
   return kind == ScanKind::Inclusive ? "inclusive" : "exclusive";
 }
 
 // ---------------------------------------------------------------------------------------------
-// Operators. Each is a stateless functor with a name (used on the command line and in output
-// rows) and an identity element for every element type.
+// Operators: the library's, each with the name used on the command line and in output rows.
 // ---------------------------------------------------------------------------------------------
-struct Sum {
+struct Sum : scan_zoo::Plus {
   static constexpr const char* name = "sum";
-  template <class T>
-  __host__ __device__ __forceinline__ T operator()(T a, T b) const {
-    if constexpr (cuda::std::is_integral_v<T>) {
-      // Integer sums wrap (two's complement). Doing the addition in the unsigned type makes the
-      // wrap well defined in C++ instead of signed-overflow undefined behaviour.
-      using U = cuda::std::make_unsigned_t<T>;
-      return static_cast<T>(static_cast<U>(a) + static_cast<U>(b));
-    } else {
-      return a + b;
-    }
-  }
-  template <class T>
-  __host__ __device__ __forceinline__ static T identity() { return T(0); }
 };
-
-struct Max {
+struct Max : scan_zoo::Max {
   static constexpr const char* name = "max";
-  template <class T>
-  __host__ __device__ __forceinline__ T operator()(T a, T b) const { return b > a ? b : a; }
-  template <class T>
-  __host__ __device__ __forceinline__ static T identity() {
-    if constexpr (cuda::std::numeric_limits<T>::has_infinity)
-      return -cuda::std::numeric_limits<T>::infinity();
-    else
-      return cuda::std::numeric_limits<T>::lowest();
-  }
 };
-
-struct Min {
+struct Min : scan_zoo::Min {
   static constexpr const char* name = "min";
-  template <class T>
-  __host__ __device__ __forceinline__ T operator()(T a, T b) const { return b < a ? b : a; }
-  template <class T>
-  __host__ __device__ __forceinline__ static T identity() {
-    if constexpr (cuda::std::numeric_limits<T>::has_infinity)
-      return cuda::std::numeric_limits<T>::infinity();
-    else
-      return cuda::std::numeric_limits<T>::max();
-  }
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -118,8 +80,6 @@ struct TypeInfo<double> {
   using Wide = double;
 };
 
-template <class... Ts>
-struct TypeList {};
 template <class... Ts>
 struct OpList {};
 

@@ -401,7 +401,7 @@ int run_combination(Session& session, ScanKind kind, std::int64_t n, const T* fi
   cudaStream_t stream = session.stream;
   // The workspace starts zeroed, once, outside timing (like its allocation). Variants that reset
   // their state per run do so inside run() anyway; the one-launch tuned scan relies on this
-  // starting state and leaves the workspace ready for its next run itself (tuned_scan.cuh).
+  // starting state and leaves the workspace ready for its next run itself (include/scan_zoo/detail/tuned_kernel.cuh).
   if (workspace_bytes) ZOO_CUDA(cudaMemsetAsync(workspace.data, 0, workspace_bytes, stream));
 
   if (!verified_rounds<Variant, T, Op>(session, problem, n, workspace, key, label, ending)) return finish(row, ending);

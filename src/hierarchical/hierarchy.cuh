@@ -29,7 +29,7 @@
 
 #include <cstdint>
 
-#include "../blocks/vector_access.cuh"
+#include <scan_zoo/detail/vector_access.cuh>
 #include "../core/cuda_check.cuh"
 #include "../core/ops.cuh"
 #include "../core/variant.cuh"

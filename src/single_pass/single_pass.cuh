@@ -121,7 +121,7 @@ struct SinglePassVariant : VariantDefaults {
   static const char* refusal_after_run(std::int64_t n, Workspace workspace, cudaStream_t stream) {
     WorkspaceCarver carver(workspace.data);
     unsigned* ticket;
-    return layout<T>(carver, n, ticket).refusal_after_run(stream);
+    return descriptor_refusal_after_run(layout<T>(carver, n, ticket), stream);
   }
 };
 

@@ -63,7 +63,7 @@
 #include <cooperative_groups.h>
 #include <cuda/ptx>
 
-#include "../blocks/register_tile.cuh"
+#include <scan_zoo/detail/register_tile.cuh>
 #include "../harness/harness.cuh"
 #include "cluster_launch.cuh"
 

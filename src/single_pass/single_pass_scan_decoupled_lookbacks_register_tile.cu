@@ -38,16 +38,37 @@
 //
 // Constraints: any N; every type/operator/mode of 32-bit elements (the packed descriptor holds 32
 // value bits). Tile = 256 threads x 16 items (4096).
-// Pieces: zoo::SinglePassVariant, zoo::RegisterTile, zoo::WarpLookback, zoo::PackedTileState64.
+// Pieces: zoo::SinglePassVariant, zoo::RegisterTile (include/scan_zoo/detail/register_tile.cuh),
+// zoo::WarpLookback, zoo::PackedTileState64.
 //
 // In the charts: next to single_pass_scan_decoupled_lookbacks_warp_window, ahead of it at every
 // size, by most below 2^22; single_pass_scan_tuned is this tile with its look-back tuned per GPU
 // and run in one launch.
 //
 // Run: make bin/single_pass_scan_decoupled_lookbacks_register_tile && ./bin/single_pass_scan_decoupled_lookbacks_register_tile 2^28
-#include "../blocks/register_tile.cuh"
+#include <scan_zoo/detail/register_tile.cuh>
+
 #include "../harness/harness.cuh"
 #include "single_pass.cuh"
 
-ZOO_MAIN(zoo::SinglePassVariant<zoo::RegisterTile<256, 16>, zoo::PackedTileState64, zoo::WarpLookback,
+// The register tile in the tile-scan contract of tile_policies.cuh, which SinglePassVariant
+// drives (a carry-in source is asked once, by every thread, with the tile total; the look-back
+// happens there): load, scan each warp's run, combine the warp totals, get the carry-in, put it
+// and the warps before in front, store.
+template <int Threads, int Items>
+struct ScannedRegisterTile : zoo::RegisterTile<Threads, Items> {
+  using Tile = zoo::RegisterTile<Threads, Items>;
+  template <class T, class Op, class CarryIn>
+  __device__ static T scan_tile(const T* in, T* out, int valid, bool exclusive, CarryIn&& carry_in) {
+    T items[Items];
+    Tile::load(in, valid, items, Op::template identity<T>());
+    const auto totals = Tile::template combine_warps<T, Op>(Tile::template scan_warp<T, Op>(items, exclusive));
+    const T carry = carry_in.template get<T, Op>(totals.tile);
+    Tile::template prepend<T, Op>(items, Op{}(carry, totals.before_warp));
+    Tile::store(out, valid, items);
+    return totals.tile;
+  }
+};
+
+ZOO_MAIN(zoo::SinglePassVariant<ScannedRegisterTile<256, 16>, zoo::PackedTileState64, zoo::WarpLookback,
                                 zoo::TileOrder::Ticket>)

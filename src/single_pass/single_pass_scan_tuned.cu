@@ -5,14 +5,14 @@
 // store, two barriers per tile) with the look-back's decisions left to measurement. Following the
 // ScanBox thesis (Contini 2025: a tunable, portable decoupled look-back scan, tuned exhaustively
 // per device and per input size) and CUB's per-architecture tuning policies, zoo::TunedConfig
-// (src/single_pass/tuned_scan.cuh) makes them template parameters: the tile (threads x items), the
+// (include/scan_zoo/detail/tuned_kernel.cuh) makes them template parameters: the tile (threads x items), the
 // publish instruction (store, exchange, exchange + fence), the descriptor stride (dense or one
 // per 32-byte sector), descriptors per lane per poll, the back-off (spin or sleep), and whether
 // the aggregate goes out before the warps scan (early: warp 0 looks back while the others scan)
 // or after. The tuner (tune/, `make tune`) measures all 864 configurations of tuned_space.cuh at
 // every power of two 2^10..2^30 on the GPU it runs on; tune/tune_select.py keeps, per GPU, the
 // smallest set with one within 1% of the fastest at each N and writes the tables this binary
-// dispatches on (src/single_pass/tuned_table.cuh, bench/<gpu>/TUNING.md).
+// dispatches on (include/scan_zoo/detail/tuned_table.cuh, bench/<gpu>/TUNING.md).
 //
 // Which table: this GPU's by device name; a GPU nobody measured borrows the table of a measured
 // GPU with the same compute capability and the nearest SM count and memory bandwidth; any other
@@ -44,6 +44,7 @@
 #include <scan_zoo/scan.cuh>
 
 #include "../harness/harness.cuh"
+#include "../single_pass/tuned_scan.cuh"
 
 // A thin user of the library (include/scan_zoo/scan.cuh), so that the binary times what a user's
 // call runs. The library keeps its own workspace (one per element type and operator, grown on the
@@ -51,7 +52,8 @@
 struct TunedVariant : zoo::VariantDefaults {
   using Types = zoo::AllTypes;  // the library takes any element type
   static constexpr std::int64_t kTileItems = zoo::TunedDispatch::kTileItems;
-  static constexpr bool kHasSilentTile = true;  // the library's kernel honours g_silent_tile_argument
+  // No kHasSilentTile: the library's kernel carries no test hook, so --inject-hang hangs the
+  // harness's stand-in kernel in front of the scan.
 
   template <class T, class Op>
   static void run(const T* in, T* out, std::int64_t n, zoo::ScanKind kind, zoo::Workspace, cudaStream_t stream) {

@@ -1,80 +1,18 @@
-// tile_state.cuh -- the per-tile descriptors through which single-pass scans talk across blocks.
+// tile_state.cuh -- the zoo's side of the tile descriptors (the library's are in
+// include/scan_zoo/detail/tile_state.cuh, with what every descriptor promises): the epochs the
+// zoo's one-launch kernels take per run of a harness workspace, the 30-bit descriptor of the
+// teaching variants, and the check a descriptor may make after a run.
 //
-// A tile publishes (status, value): AGGREGATE with its own total as soon as it has scanned its
-// tile, INCLUSIVE with the total of everything up to and including it once it knows its
-// prefix. INVALID (all-zero memory) means nothing published yet. Two ways keep a descriptor
-// left by an earlier run from being read as this run's:
-//   - zero the state inside every run (one cudaMemsetAsync, part of the timed scan): the
-//     single-pass variants of single_pass.cuh, with epoch 0 throughout;
-//   - epochs (the tuned scan, tuned_scan.cuh): every status word carries the run's 30-bit epoch
-//     above its 2 status bits, and a word from another epoch reads as INVALID. The state is
-//     zeroed once, when allocated; each run takes a new epoch, so no run needs a reset launch.
-//     A stale word could only match again after 2^30 more runs on the same workspace.
-//
-// Four layouts, one interface (publish / read, device side; layout / the reset
-// region, host; `epoch` for the three that have room for it):
-//   PackedTileState64<T>  status (and epoch) in the high 32 bits, the value's 32 bits in the low half, one
-//                         64-bit atomic word: a reader always sees a matching pair. 32-bit T.
-//                         Stride: 64-bit words from one descriptor to the next. The look-back
-//                         variants keep 4 (one descriptor per 32-byte sector: a poll of 32
-//                         neighbours touches 8 lines instead of 2, and a tile's publish shares
-//                         its sector with no other tile's), which won while descriptors were
-//                         published by store (dense words cost 9% at 2^28 on the H100, then).
-//                         Published by exchange, dense words (1) are the faster layout on the
-//                         H100 and the H200, and the tuned scan uses them (bench/NOTES.md,
-//                         "Publishing by exchange").
-//   PackedTileState128<T> an 8-byte value's two halves, each in a 64-bit word beside the same
-//                         tagged status; a reader believes the pair only when the two tags agree.
-//                         Relaxed, like the 64-bit word. 8-byte T.
-//   TwoFieldTileState<T>  a 32-bit status (and epoch) word and separate value slots, ordered
-//                         by release / acquire: the value is stored first, then the status
-//                         with release; a reader loads the status with acquire, then the value. AGGREGATE and
-//                         INCLUSIVE have separate slots: with one slot, a reader that saw
-//                         AGGREGATE could read the INCLUSIVE value written just after it and count
-//                         the predecessors twice. Any T.
 //   PackedTileState30     2-bit status and a 30-bit two's-complement value in one dense 32-bit
-//                         word (no room for an epoch): the smallest descriptor, but it only holds int32 values in
-//                         [-2^29, 2^29). A value outside that range sets an overflow flag (the
-//                         run is then refused with exit code 3, never answered wrong) and is
-//                         published clamped so that no tile waits forever.
-//
-// Every access is a cuda::atomic_ref operation at device scope. How the accesses are ordered is
-// the DescriptorSync parameter:
-//   Relaxed                relaxed stores and polls. Enough when the value travels in the same
-//                          word as its flag and the reader needs nothing else the writer wrote:
-//                          coherence of that one word means every read sees a whole store, and
-//                          a tile's output depends only on its input and the words it read. The
-//                          default of the packed descriptors (CUB's too). Acquire/release would
-//                          cost 13% at 2^28 on the H100 (0.86 -> 0.98 ms, the warp-window
-//                          look-back; bench/NOTES.md).
-//   AcquireRelease         release stores, acquire loads on every poll. Needed when the value
-//                          lives in another word (TwoFieldTileState).
-// (Relaxed polls followed by one acquire fence were measured too, slower than acquire polls:
-// bench/NOTES.md, "The single-pass family".)
-//
-// How a descriptor word is written is the Publish parameter, and it matters more than any other
-// choice of the look-back:
-//   Exchange               an atomic exchange (atom.exch): a read-modify-write, performed at L2,
-//                          whose old value nobody reads. The default of every descriptor.
-//   ExchangeFence          the same, then a device-scope fence (what GPUPrefixSums does after
-//                          publishing its aggregate).
-//   Store                  a plain atomic store (st.relaxed.gpu / st.release.gpu): what the zoo
-//                          did until the measurements of bench/NOTES.md ("Publishing by exchange").
-// The memory order is the same for all three (DescriptorSync above): an exchange is an atomic
-// write of the same one word, so every argument about what a reader may see is unchanged. What
-// differs is how soon the word reaches L2, where the pollers read it, and the measurements say
-// the exchange gets there sooner: the same one-word change in every look-back of the zoo, each
-// measured before and after on the H100 and the H200, is in bench/NOTES.md ("Publishing by
-// exchange"). Our reading: a store is posted, sent into the memory system behind whatever the
-// SM has outstanding and then forgotten; an atomic is an L2 operation with a reply, which the SM
-// issues at once and tracks until L2 has performed it. The fence only adds a wait for the
-// publishing warp.
+//                         word (no room for an epoch): the smallest descriptor, but it only holds
+//                         int32 values in [-2^29, 2^29). A value outside that range sets an
+//                         overflow flag (the run is then refused with exit code 3, never answered
+//                         wrong) and is published clamped so that no tile waits forever.
 #pragma once
 
-#include <cuda/atomic>
+#include <scan_zoo/detail/tile_state.cuh>
 
 #include <cstdint>
-#include <cstring>
 #include <mutex>
 #include <type_traits>
 #include <unordered_map>
@@ -83,26 +21,6 @@
 #include "../core/workspace.cuh"
 
 namespace zoo {
-
-enum TileStatus : std::uint32_t { kTileInvalid = 0, kTileAggregate = 1, kTileInclusive = 2 };
-
-template <class T>
-struct TileView {
-  std::uint32_t status;
-  T value;
-};
-
-template <class U>
-using DeviceAtomic = cuda::atomic_ref<U, cuda::thread_scope_device>;
-
-// A status word: the run's epoch in the high 30 bits, the status in the low 2.
-constexpr std::uint32_t kEpochMask = 0x3FFFFFFFu;
-__host__ __device__ constexpr std::uint32_t tagged_status(std::uint32_t status, std::uint32_t epoch) {
-  return epoch << 2 | status;
-}
-__host__ __device__ constexpr std::uint32_t status_in_epoch(std::uint32_t word, std::uint32_t epoch) {
-  return word >> 2 == epoch ? (word & 3u) : std::uint32_t(kTileInvalid);
-}
 
 // The epoch of each run of a workspace, on the host. Every run of a workspace must use an epoch
 // that no descriptor in it holds: consecutive numbers do, until they wrap at 2^30 (the status
@@ -125,174 +43,28 @@ class RunEpochs {
   }
 };
 
-// The descriptors of a one-launch single-pass kernel (the tuned scan, the segmented scan,
-// stream compaction): one per tile, laid out in the workspace, tagged with a fresh epoch for
-// each run that has more than one tile (a single tile publishes nothing).
+// The descriptors for the next run of a harness workspace: its next epoch (RunEpochs), or none
+// for a single tile, which publishes nothing.
 template <class State>
-struct EpochTileState {
-  static std::size_t workspace_bytes(std::int64_t tiles) {
-    return bytes_of_layout([&](WorkspaceCarver& counter) { State{}.layout(counter, tiles); });
-  }
-  // With the epoch the caller chose (scan_zoo::Workspace keeps its own).
-  static State for_run(const Workspace& workspace, std::int64_t tiles, std::uint32_t epoch) {
-    WorkspaceCarver carver(workspace.data);
-    State state;
-    state.layout(carver, tiles);
-    state.epoch = epoch;
-    return state;
-  }
-  // With the next epoch of this workspace's address (RunEpochs).
-  static State for_run(const Workspace& workspace, std::int64_t tiles, cudaStream_t stream) {
-    return for_run(workspace, tiles, tiles > 1 ? RunEpochs::next(workspace, stream) : 0u);
-  }
-};
-
-enum class DescriptorSync { AcquireRelease, Relaxed };
-
-template <DescriptorSync Sync>
-struct DescriptorOrders {
-  static constexpr cuda::memory_order kStore =
-      Sync == DescriptorSync::Relaxed ? cuda::memory_order_relaxed : cuda::memory_order_release;
-  static constexpr cuda::memory_order kPoll =
-      Sync == DescriptorSync::AcquireRelease ? cuda::memory_order_acquire : cuda::memory_order_relaxed;
-};
-
-enum class Publish { Store, Exchange, ExchangeFence };
-
-// Writes a descriptor word the Publish way, with memory order `order`.
-template <Publish How, class U>
-__device__ __forceinline__ void publish_word(U& word, U value, cuda::memory_order order) {
-  DeviceAtomic<U> atomic_word(word);
-  if constexpr (How == Publish::Store) {
-    atomic_word.store(value, order);
-  } else {
-    (void)atomic_word.exchange(value, order);
-    if constexpr (How == Publish::ExchangeFence)
-      cuda::atomic_thread_fence(cuda::memory_order_seq_cst, cuda::thread_scope_device);
-  }
+State descriptors_for_next_run(const Workspace& workspace, std::int64_t tiles, cudaStream_t stream) {
+  return EpochTileState<State>::for_run(workspace, tiles, tiles > 1 ? RunEpochs::next(workspace, stream) : 0u);
 }
 
-template <class T, DescriptorSync Sync = DescriptorSync::Relaxed, int Stride = 4, Publish How = Publish::Exchange>
-struct PackedTileState64 : DescriptorOrders<Sync> {
-  using DescriptorOrders<Sync>::kStore;
-  using DescriptorOrders<Sync>::kPoll;
-  static constexpr const char* kUnsupported =
-      sizeof(T) == 4 ? nullptr : "the packed 64-bit descriptor holds 32-bit values only";
-  unsigned long long* words = nullptr;
-  std::uint32_t epoch = 0;
-
-  void layout(WorkspaceCarver& carver, std::int64_t tiles) {
-    words = carver.take<unsigned long long>(static_cast<std::size_t>(tiles) * Stride);
-  }
-  const char* refusal_after_run(cudaStream_t) const { return nullptr; }
-  __device__ void publish(std::int64_t tile, std::uint32_t status, T value) const {
-    std::uint32_t bits;
-    memcpy(&bits, &value, sizeof bits);
-    const unsigned long long word = static_cast<unsigned long long>(tagged_status(status, epoch)) << 32 | bits;
-    publish_word<How>(words[tile * Stride], word, kStore);
-  }
-  __device__ TileView<T> read(std::int64_t tile) const {
-    const unsigned long long word = DeviceAtomic<unsigned long long>(words[tile * Stride]).load(kPoll);
-    TileView<T> view;
-    view.status = status_in_epoch(static_cast<std::uint32_t>(word >> 32), epoch);
-    const std::uint32_t bits = static_cast<std::uint32_t>(word);
-    memcpy(&view.value, &bits, sizeof bits);
-    return view;
-  }
-};
-
-// A 64-bit value in two such words, each its 32-bit half beside the same tagged status: a
-// reader loads both and believes them only when the two tags agree (same status, same epoch);
-// two that disagree are a publish caught half done (an AGGREGATE half beside an INCLUSIVE one,
-// or one half not yet out) and read as INVALID, so the look-back polls again. Every access is a
-// relaxed atomic on one 64-bit word, as in PackedTileState64, and the value still travels with
-// its flag: no acquire, no second round trip for the value. The pair is 16 bytes, aligned, so
-// both words come from one sector. 8-byte T (int64, uint64, double): what CUB does with one
-// 16-byte word, without assuming that a 16-byte access is indivisible, which the PTX memory
-// model does not promise.
-template <class T, int Stride = 1, Publish How = Publish::Exchange>
-struct PackedTileState128 : DescriptorOrders<DescriptorSync::Relaxed> {
-  static constexpr const char* kUnsupported =
-      sizeof(T) == 8 ? nullptr : "the paired 64-bit descriptor holds 64-bit values only";
-  // 16-byte pairs from one descriptor to the next: dense, or one descriptor per 32-byte sector
-  // (as PackedTileState64's Stride 4).
-  static constexpr int kPairStride = Stride == 1 ? 1 : 2;
-  unsigned long long* words = nullptr;
-  std::uint32_t epoch = 0;
-
-  void layout(WorkspaceCarver& carver, std::int64_t tiles) {
-    words = carver.take<unsigned long long>(static_cast<std::size_t>(tiles) * 2 * kPairStride);
-  }
-  const char* refusal_after_run(cudaStream_t) const { return nullptr; }
-  __device__ void publish(std::int64_t tile, std::uint32_t status, T value) const {
-    unsigned long long bits;
-    memcpy(&bits, &value, sizeof bits);
-    const unsigned long long tag = static_cast<unsigned long long>(tagged_status(status, epoch)) << 32;
-    unsigned long long* pair = words + 2 * kPairStride * tile;
-    publish_word<How>(pair[0], tag | (bits & 0xFFFFFFFFull), kStore);
-    publish_word<How>(pair[1], tag | (bits >> 32), kStore);
-  }
-  __device__ TileView<T> read(std::int64_t tile) const {
-    // Both words in one 16-byte load, each of its two 64-bit elements a relaxed device-scope
-    // read (cuda::atomic_ref has no vector load, hence the PTX).
-    const unsigned long long* pair = words + 2 * kPairStride * tile;
-    unsigned long long low, high;
-    asm volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];" : "=l"(low), "=l"(high) : "l"(pair) : "memory");
-    const std::uint32_t tag = static_cast<std::uint32_t>(low >> 32);
-    TileView<T> view;
-    view.status = tag == static_cast<std::uint32_t>(high >> 32) ? status_in_epoch(tag, epoch) : std::uint32_t(kTileInvalid);
-    const unsigned long long bits = (high << 32) | (low & 0xFFFFFFFFull);
-    memcpy(&view.value, &bits, sizeof bits);
-    return view;
-  }
-};
-
-// Always acquire/release: the value lives in another word, which only an acquire load of the
-// status (before the value is read) makes visible.
-// The status is published by exchange with release order: the release orders the value store
-// before it, as a release store would, and the exchange gets the status to L2 sooner (above).
-template <class T, Publish How = Publish::Exchange>
-struct TwoFieldTileState : DescriptorOrders<DescriptorSync::AcquireRelease> {
-  static constexpr const char* kUnsupported = nullptr;
-  std::uint32_t* status = nullptr;
-  T* aggregate = nullptr;
-  T* inclusive = nullptr;
-  std::uint32_t epoch = 0;
-
-  void layout(WorkspaceCarver& carver, std::int64_t tiles) {
-    status = carver.take<std::uint32_t>(static_cast<std::size_t>(tiles));
-    aggregate = carver.take<T>(static_cast<std::size_t>(tiles));
-    inclusive = carver.take<T>(static_cast<std::size_t>(tiles));
-  }
-  const char* refusal_after_run(cudaStream_t) const { return nullptr; }
-  __device__ void publish(std::int64_t tile, std::uint32_t new_status, T value) const {
-    T* slot = new_status == kTileInclusive ? &inclusive[tile] : &aggregate[tile];
-    store_value(*slot, value);
-    publish_word<How>(status[tile], tagged_status(new_status, epoch), kStore);
-  }
-  __device__ TileView<T> read(std::int64_t tile) const {
-    TileView<T> view;
-    view.status = status_in_epoch(DeviceAtomic<std::uint32_t>(status[tile]).load(kPoll), epoch);
-    T* slot = view.status == kTileInclusive ? &inclusive[tile] : &aggregate[tile];
-    view.value = view.status == kTileInvalid ? T{} : load_value(*slot);
-    return view;
-  }
-
- private:
-  // A value slot is written once per run, before the release of its status, and read only after
-  // an acquire of that status: the accesses are ordered (happens-before) whatever T is. Numbers
-  // of 4 and 8 bytes still go through relaxed atomics, as every inter-block access of the zoo
-  // does where it can; any other trivially copyable T (a 2x2 matrix, a pair) is copied plainly.
-  static constexpr bool kAtomicValue = std::is_arithmetic<T>::value && (sizeof(T) == 4 || sizeof(T) == 8);
-  __device__ static void store_value(T& slot, const T& value) {
-    if constexpr (kAtomicValue) DeviceAtomic<T>(slot).store(value, cuda::memory_order_relaxed);
-    else slot = value;
-  }
-  __device__ static T load_value(T& slot) {
-    if constexpr (kAtomicValue) return DeviceAtomic<T>(slot).load(cuda::memory_order_relaxed);
-    else return slot;
-  }
-};
+// After a finished run (synchronous, outside timing): the reason the descriptor refuses the
+// run's result, or nullptr. Only a descriptor that can fail has a refusal_after_run
+// (PackedTileState30): called with 0, the int overload wins where that member exists.
+template <class State>
+auto refusal_of(const State& state, cudaStream_t stream, int) -> decltype(state.refusal_after_run(stream)) {
+  return state.refusal_after_run(stream);
+}
+template <class State>
+const char* refusal_of(const State&, cudaStream_t, long) {
+  return nullptr;
+}
+template <class State>
+const char* descriptor_refusal_after_run(const State& state, cudaStream_t stream) {
+  return refusal_of(state, stream, 0);
+}
 
 template <class T, DescriptorSync Sync = DescriptorSync::Relaxed, Publish How = Publish::Exchange>
 struct PackedTileState30 : DescriptorOrders<Sync> {
@@ -305,7 +77,7 @@ struct PackedTileState30 : DescriptorOrders<Sync> {
   std::uint32_t* words = nullptr;
   int* overflow = nullptr;  // set when a value did not fit: the run's result is refused
 
-  void layout(WorkspaceCarver& carver, std::int64_t tiles) {
+  void layout(ScratchCarver& carver, std::int64_t tiles) {
     overflow = carver.take<int>(1);
     words = carver.take<std::uint32_t>(static_cast<std::size_t>(tiles));
   }

@@ -1,84 +1,28 @@
-// tuned_scan.cuh -- the zoo's fastest scan: a one-launch decoupled look-back over
-// register-resident tiles, with every decision that the measurements left open a compile-time
-// parameter (TunedConfig). single_pass_scan_tuned picks a configuration per GPU and per N from a
-// measured table (tuned_table.cuh, tuned_dispatch.cuh); the tuner (tune/) measures every
-// configuration of the space (tuned_space.cuh). This header includes no harness, so that the
-// tuner can compile its configurations in many translation units.
-//
-// The kernel, top to bottom (tuned_scan_kernel below):
-//   1. load the tile into registers, warp-contiguous 16-byte vectors (register_tile.cuh);
-//   2. scan each warp's run with thread-serial steps and shuffles;
-//   3. combine the warp totals through shared memory: one barrier, and the tile total is known;
-//   4. warp 0 publishes the AGGREGATE, looks back over the predecessors' descriptors and
-//      publishes the INCLUSIVE value (lookback.cuh, tile_state.cuh);
-//   5. a second barrier hands the carry-in to every thread;
-//   6. put the carry-in and the warps before in front of every item, and store.
-//
-// The parameters:
-//   Threads, Items   the tile: Threads x Items elements, Items per thread in registers
-//   How              the publish instruction: Store, Exchange, ExchangeFence (tile_state.cuh)
-//   Stride           64-bit words from one descriptor to the next: 1 (dense, four to a 32-byte
-//                    sector) or 4 (each in its own sector)
-//   PerLane          descriptors each lane of the look-back warp reads per poll: 1 (a window of
-//                    32 tiles) or 2 (64)
-//   SleepNs          the back-off: 0 spins; otherwise sleep SleepNs before the first poll and
-//                    SleepNs / 2 between polls (lookback.cuh)
-//   When             when the aggregate is published. AfterScan: steps 1-6 as above. Early:
-//                    each warp first only reduces its run (a shuffle reduction per round,
-//                    cheaper than the scan), the aggregate goes out after the first barrier,
-//                    and the other warps scan their runs while warp 0 looks back; warp 0 scans
-//                    its own run afterwards.
-// What is no longer a parameter, and why (measured in the space before this one, bench/NOTES.md
-// "The tuned scan, first space"): one tile per block (a persistent grid lost at every N from 2^16
-// on), the warp window (the serial walk lost), the packed 64-bit descriptor (the two-field one
-// lost), and the tile's arrangement (the transposing blocked tiles of tile_io.cuh, slower than
-// register-resident ones at every N in the same look-back: bench/NOTES.md, "Register-resident
-// tiles").
-//
-// One launch: CUB, and the other single-pass variants, launch twice per scan: a kernel (or
-// memset) that resets the tile descriptors, then the scan. Here every descriptor carries the
-// run's epoch (tile_state.cuh), a number the host gives each run of a workspace (the library's
-// scan_zoo::Workspace keeps it; the harness's other users, RunEpochs), and a descriptor of
-// another epoch reads as "not yet published": the previous run's leftovers need no reset. The
-// workspace must be zero when first used. A scan of one tile uses no descriptor.
-//
-// No ticket: tiles are numbered by blockIdx.x, as in CUB; an atomic ticket costs every block a
-// round trip before its first load (bench/NOTES.md, "The tuned scan, first space").
-//
-// Forward progress: a tile waits only on tiles with smaller indices, and relies on the hardware
-// dispatching blocks in blockIdx.x order, so that every block a running block waits on has been
-// started (true of NVIDIA GPUs and relied on by CUB's scan; not a CUDA-language guarantee).
-//
-// Memory model: for 32-bit values the descriptor is one 64-bit word (status, epoch, value)
-// written and read with relaxed atomics, whichever the publish instruction: a reader sees a whole
-// word, and a tile's output depends only on its input and the words it read. 64-bit values take
-// two such words, each with the whole tag, believed only when the tags agree. Any other T uses
-// the two-field descriptor: value slots, then a status word published with release and polled
-// with acquire (tile_state.cuh).
+// tuned_scan.cuh -- the zoo's side of the tuned scan (the library's kernel and dispatch,
+// include/scan_zoo/detail/tuned_kernel.cuh and tuned_dispatch.cuh): the configurations' names,
+// which the tuner's tables and listing use; one configuration in the harness's shape
+// (workspace_bytes and run), which the tuner and the drop-a-stage probe time; and the dispatch
+// in that shape, which radix_sort_three_kernels scans its digit counts with and the multi-GPU
+// binaries size their workspaces by. single_pass_scan_tuned runs through the library's API
+// instead (include/scan_zoo/scan.cuh).
 #pragma once
 
-#include <cuda_runtime.h>
+#include <scan_zoo/detail/tuned_dispatch.cuh>
+#include <scan_zoo/detail/tuned_kernel.cuh>
 
 #include <cstdint>
 #include <string>
-#include <type_traits>
 
-#include "../blocks/register_tile.cuh"
-#include "../blocks/warp_scan.cuh"
 #include "../core/cuda_check.cuh"
 #include "../core/ops.cuh"
-#include "../core/test_hooks.cuh"
 #include "../core/workspace.cuh"
-#include "lookback.cuh"
 #include "tile_state.cuh"
 
 namespace zoo {
 
-enum class Aggregate { AfterScan, Early };
-
 // The words a configuration's name spells its publish instruction and its aggregate's timing
 // with; the tuner's listing of the space (tune/list_space.cu) has them as columns.
-inline const char* publish_word(Publish how) {
+inline const char* publish_instruction_word(Publish how) {
   static const char* const words[] = {"store", "exch", "exchfence"};
   return words[static_cast<int>(how)];
 }
@@ -88,131 +32,52 @@ inline const char* aggregate_word(Aggregate when) { return when == Aggregate::Ea
 // One function for every configuration (the tuner's listing compiles one body, not 864).
 inline std::string tuned_config_name(int threads, int items, Publish how, int stride, int per_lane, int sleep_ns,
                                      Aggregate when) {
-  return std::to_string(threads) + "x" + std::to_string(items) + "." + publish_word(how) + "." +
+  return std::to_string(threads) + "x" + std::to_string(items) + "." + publish_instruction_word(how) + "." +
          (stride == 1 ? "dense" : "sector") + ".w" + std::to_string(kWarpSize * per_lane) + "." +
          (sleep_ns == 0 ? std::string("spin") : "sleep" + std::to_string(sleep_ns)) + "." + aggregate_word(when);
 }
 
-template <int Threads, int Items, Publish How, int Stride, int PerLane, int SleepNs, Aggregate When>
-struct TunedConfig {
-  static constexpr int kThreads = Threads;
-  static constexpr int kItems = Items;
-  static constexpr std::int64_t kTileItems = std::int64_t(Threads) * Items;
-  static constexpr Publish kPublish = How;
-  static constexpr int kDescriptorStride = Stride;
-  static constexpr int kPerLane = PerLane;
-  static constexpr int kSleepNs = SleepNs;
-  static constexpr Aggregate kAggregate = When;
-
-  using Tile = RegisterTile<Threads, Items>;
-  // 32-bit values share one 64-bit word with their status; 64-bit values (int64, double) take
-  // two such words, a half in each; any other T (a user's struct) gets the two-field descriptor,
-  // a status word and value slots (tile_state.cuh).
-  template <class T>
-  using State = std::conditional_t<
-      sizeof(T) == 4, PackedTileState64<T, DescriptorSync::Relaxed, Stride, How>,
-      std::conditional_t<sizeof(T) == 8, PackedTileState128<T, Stride, How>, TwoFieldTileState<T, How>>>;
-  using Backoff = SleepBackoff<SleepNs, SleepNs / 2>;
-  template <class T>
-  using Lookback = WarpLookback<State<T>, Backoff, PerLane>;
-
-  static std::string name() { return tuned_config_name(Threads, Items, How, Stride, PerLane, SleepNs, When); }
-};
-
-// What stands in front of element 0: `initial` (the identity, or an exclusive scan's initial
-// value), then the totals of `earlier_count` arrays scanned before this one, in their order. The
-// sharded scan (include/scan_zoo/multi_gpu.cuh) passes the totals of the earlier GPUs' shards,
-// gathered into device memory by NCCL, so that no host round trip sits between the exchange and
-// the scan and the carry costs no pass of its own: tile 0 folds it while it loads.
-template <class T>
-struct ScanFront {
-  T initial;
-  const T* earlier_totals = nullptr;
-  std::uint32_t earlier_count = 0;
-
-  template <class Op>
-  __device__ T fold() const {
-    T value = initial;
-#pragma unroll 1  // a few totals, once per scan: unrolled, the loop cost the 64-bit tiles a spill
-    for (std::uint32_t i = 0; i < earlier_count; ++i) value = Op{}(value, earlier_totals[i]);
-    return value;
-  }
-};
-
-// The carry-in goes into tile 0's carry and into the inclusive value tile 0 publishes.
-template <class Config, class T, class Op>
-__global__ void __launch_bounds__(Config::kThreads)
-    tuned_scan_kernel(const T* in, T* out, std::int64_t n, bool exclusive, ScanFront<T> front,
-                      typename Config::template State<T> state, std::uint32_t tiles, std::int64_t silent_tile) {
-  using Tile = typename Config::Tile;
-  constexpr bool kEarly = Config::kAggregate == Aggregate::Early;
-  const Op op;
-  const std::uint32_t tile = blockIdx.x;
-  if (tile == silent_tile) return;  // test-only (--inject-hang): never publishes
-  const std::int64_t begin = std::int64_t(tile) * Config::kTileItems;
-  const int valid = tile_extent(begin, n, Config::kTileItems);
-  T items[Config::kItems];
-
-  // 1-3. Load, scan each warp's run (Early: only reduce it for now), combine the warp totals.
-  Tile::load(in + begin, valid, items, Op::template identity<T>());
-  const T warp_total = kEarly ? Tile::template reduce_warp<T, Op>(items) : Tile::template scan_warp<T, Op>(items, exclusive);
-  const typename Tile::template BlockTotals<T> totals = Tile::template combine_warps<T, Op>(warp_total);
-
-  // 4-5. Publish the aggregate, look back, publish the inclusive value (warp 0; a single tile has
-  // no one to tell and nothing before it), and hand the carry-in to the block.
-  T carry = Op::template identity<T>();
-  if (tiles > 1) {
-    __shared__ T shared_carry;
-    if (warp_id() == 0) {
-      const T first = tile == 0 ? front.template fold<Op>() : carry;
-      const T published = tile == 0 ? op(first, totals.tile) : totals.tile;
-      const T prefix = typename Config::template Lookback<T>{state, tile}.template get_in_warp0<T, Op>(published);
-      if (lane_id() == 0) shared_carry = tile == 0 ? first : prefix;
-    }
-    if constexpr (kEarly) Tile::template scan_warp<T, Op>(items, exclusive);  // warp 0 after its look-back
-    __syncthreads();
-    carry = shared_carry;
-  } else {
-    carry = front.template fold<Op>();
-    if constexpr (kEarly) Tile::template scan_warp<T, Op>(items, exclusive);
-  }
-
-  // 6. Everything before this thread's items in front of them, and out.
-  Tile::template prepend<T, Op>(items, op(carry, totals.before_warp));
-  Tile::store(out + begin, valid, items);
+template <class Config>
+std::string tuned_config_name() {
+  return tuned_config_name(Config::kThreads, Config::kItems, Config::kPublish, Config::kDescriptorStride,
+                           Config::kPerLane, Config::kSleepNs, Config::kAggregate);
 }
 
-// The variant-shaped driver of one configuration (harness contract: workspace_bytes and run).
+// One configuration in the harness's shape: epochs from RunEpochs (keyed by the workspace's
+// address), exit on error.
 template <class Config>
-struct TunedScan {
-  template <class T>
-  using Descriptors = EpochTileState<typename Config::template State<T>>;
-
-  template <class T, class Op>
-  static std::size_t workspace_bytes(std::int64_t n) {
-    return Descriptors<T>::workspace_bytes(ceil_div<std::int64_t>(n, Config::kTileItems));
-  }
-
-  // One scan with the epoch the caller chose for this run of the workspace (one no descriptor
-  // in it holds; unused when the scan fits one tile); returns the launch's error.
-  template <class T, class Op>
-  static cudaError_t launch(const T* in, T* out, std::int64_t n, ScanKind kind, ScanFront<T> front,
-                            Workspace workspace, std::uint32_t epoch, cudaStream_t stream) {
-    if (n == 0) return cudaSuccess;  // nothing to scan, and a grid of zero blocks is a launch error
-    const std::int64_t tiles = ceil_div<std::int64_t>(n, Config::kTileItems);
-    const auto state = Descriptors<T>::for_run(workspace, tiles, epoch);
-    tuned_scan_kernel<Config, T, Op><<<static_cast<unsigned>(tiles), Config::kThreads, 0, stream>>>(
-        in, out, n, kind == ScanKind::Exclusive, front, state, static_cast<std::uint32_t>(tiles),
-        g_silent_tile_argument);
-    return cudaGetLastError();
-  }
-
-  // The harness's shape: epochs from RunEpochs (keyed by the workspace's address), exit on error.
+struct TunedScan : scan_zoo::detail::TunedScan<Config> {
   template <class T, class Op>
   static void run(const T* in, T* out, std::int64_t n, ScanKind kind, Workspace workspace, cudaStream_t stream) {
     const std::int64_t tiles = ceil_div<std::int64_t>(n, Config::kTileItems);
     const std::uint32_t epoch = tiles > 1 ? RunEpochs::next(workspace, stream) : 0u;
-    ZOO_CUDA((launch<T, Op>(in, out, n, kind, {Op::template identity<T>()}, workspace, epoch, stream)));
+    ZOO_CUDA((scan_zoo::detail::TunedScan<Config>::template launch<T, Op>(
+        in, out, n, kind, {Op::template identity<T>()}, workspace, epoch, stream)));
+  }
+};
+
+// The dispatch in the harness's shape: this GPU's configuration for n, epochs from RunEpochs,
+// exit on error.
+struct TunedDispatch : scan_zoo::detail::TunedDispatch {
+  using Library = scan_zoo::detail::TunedDispatch;
+  using Library::config_for;
+  using Library::workspace_bytes;
+
+  static int config_for(std::int64_t n) {
+    const tuned::Table* table = nullptr;
+    ZOO_CUDA(table_for_current_device(table));
+    return config_for(table, n);
+  }
+
+  template <class T, class Op>
+  static std::size_t workspace_bytes(std::int64_t n) {
+    return workspace_bytes<T, Op>(config_for(n), n);
+  }
+
+  template <class T, class Op>
+  static void run(const T* in, T* out, std::int64_t n, ScanKind kind, Workspace workspace, cudaStream_t stream) {
+    ZOO_CUDA((launch<T, Op>(config_for(n), in, out, n, kind, {Op::template identity<T>()}, workspace,
+                            RunEpochs::next(workspace, stream), stream)));
   }
 };
 

@@ -18,7 +18,7 @@
 #include "applications/application_reference.hpp"
 #include "harness/cli.hpp"
 #include "harness/reference.hpp"
-#include "single_pass/tuned_dispatch.cuh"
+#include "single_pass/tuned_scan.cuh"
 
 #include <scan_zoo/scan.cuh>
 

@@ -1,4 +1,4 @@
-// tuned_space.cuh -- the configuration space of the tuned scan (tuned_scan.cuh), which the
+// scan_zoo/detail/tuned_space.cuh -- the configuration space of the tuned scan (tuned_kernel.cuh), which the
 // tuner (tune/, `make tune`) sweeps exhaustively: the cartesian product of the value lists below,
 // configuration i decoded from i in mixed radix (Threads varies fastest). tune/list_space.cu
 // lists it, one row per configuration: index, name, parameters (`make build/tune/space.txt`).
@@ -9,7 +9,7 @@
 // looks the measured names up in the new listing). The table's static_assert on kSpaceSize
 // catches a change of size.
 //
-// Every configuration is the register-resident one-launch scan of tuned_scan.cuh; the lists are
+// Every configuration is the register-resident one-launch scan of tuned_kernel.cuh; the lists are
 // what the measurements left open (bench/NOTES.md, "Register-resident tiles" and "Publishing by
 // exchange"):
 //   threads            128, 256, 512: small tiles for small N, large ones for fewer look-backs.
@@ -32,9 +32,9 @@
 // 3 x 4 x 3 x 2 x 2 x 3 x 2 = 864 configurations.
 #pragma once
 
-#include "tuned_scan.cuh"
+#include "tuned_kernel.cuh"
 
-namespace zoo::tuned {
+namespace scan_zoo::detail::tuned {
 
 inline constexpr int kThreadsValues[] = {128, 256, 512};
 inline constexpr int kItemsValues[] = {4, 8, 16, 32};
@@ -67,4 +67,4 @@ using ConfigAt = TunedConfig<kThreadsValues[digit(I, 0)], kItemsValues[digit(I, 
                              kStrideValues[digit(I, 3)], kPerLaneValues[digit(I, 4)], kSleepNsValues[digit(I, 5)],
                              kAggregateValues[digit(I, 6)]>;
 
-}  // namespace zoo::tuned
+}  // namespace scan_zoo::detail::tuned

@@ -1,7 +1,6 @@
-// tuned_dispatch.cuh -- the zoo's fastest scan as a callable: picks the configuration of the
-// tuned single-pass scan (tuned_scan.cuh) for this GPU and N from the tables measured by
-// `make tune` (tuned_table.cuh), and runs it. single_pass_scan_tuned is this in the harness;
-// radix_sort_three_kernels scans its digit counts with it.
+// scan_zoo/detail/tuned_dispatch.cuh -- picks the configuration of the tuned single-pass scan
+// (tuned_kernel.cuh) for this GPU and N from the tables measured by the zoo's `make tune`
+// (tuned_table.cuh), and launches it.
 //
 // Which table: the one measured on a GPU of this device name; else, on a GPU nobody measured,
 // the table of a measured GPU with the same compute capability, the nearest SM count and then
@@ -20,11 +19,10 @@
 #include <string>
 #include <utility>
 
-#include "../core/cuda_check.cuh"
-#include "../core/workspace.cuh"
+#include "scratch.cuh"
 #include "tuned_table.cuh"
 
-namespace zoo {
+namespace scan_zoo::detail {
 
 // Calls fn(Config{}) for the index-th configuration of the list.
 template <class Fn, class... Configs>
@@ -36,7 +34,7 @@ constexpr void with_config(int index, TypeList<Configs...>, Fn&& fn) {
 struct TunedDispatch {
   // The table for a GPU of this name, compute capability, SM count and peak memory bandwidth (see
   // the top of this file), or none. Host code only, so that a unit test can ask it about GPUs
-  // nobody has (tests/cuda/harness_selftest.cu).
+  // nobody has (the zoo's tests/cuda/harness_selftest.cu).
   static const tuned::Table* table_for(const std::string& name, int cc_major, int cc_minor, int sms,
                                        double peak_gbps) {
     const tuned::Table* nearest = nullptr;
@@ -102,35 +100,16 @@ struct TunedDispatch {
   }
 
   // One scan with configuration `config`, the caller's epoch for this run of the workspace, and
-  // `front` in front of element 0 (tuned_scan.cuh); returns the launch's error.
+  // `front` in front of element 0 (tuned_kernel.cuh); returns the launch's error.
   template <class T, class Op>
   static cudaError_t launch(int config, const T* in, T* out, std::int64_t n, ScanKind kind, ScanFront<T> front,
-                            Workspace workspace, std::uint32_t epoch, cudaStream_t stream) {
+                            Scratch scratch, std::uint32_t epoch, cudaStream_t stream) {
     cudaError_t result = cudaSuccess;
     with_config(config, tuned::Configs{}, [&](auto c) {
-      result = TunedScan<decltype(c)>::template launch<T, Op>(in, out, n, kind, front, workspace, epoch, stream);
+      result = TunedScan<decltype(c)>::template launch<T, Op>(in, out, n, kind, front, scratch, epoch, stream);
     });
     return result;
   }
-
-  // The harness's shape (workspace_bytes(n) and run): this GPU's configuration for n, epochs from
-  // RunEpochs, exit on error. single_pass_scan_tuned runs through scan_zoo's API instead.
-  static int config_for(std::int64_t n) {
-    const tuned::Table* table = nullptr;
-    ZOO_CUDA(table_for_current_device(table));
-    return config_for(table, n);
-  }
-
-  template <class T, class Op>
-  static std::size_t workspace_bytes(std::int64_t n) {
-    return workspace_bytes<T, Op>(config_for(n), n);
-  }
-
-  template <class T, class Op>
-  static void run(const T* in, T* out, std::int64_t n, ScanKind kind, Workspace workspace, cudaStream_t stream) {
-    ZOO_CUDA((launch<T, Op>(config_for(n), in, out, n, kind, {Op::template identity<T>()}, workspace,
-                            RunEpochs::next(workspace, stream), stream)));
-  }
 };
 
-}  // namespace zoo
+}  // namespace scan_zoo::detail

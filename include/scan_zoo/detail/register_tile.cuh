@@ -1,4 +1,4 @@
-// register_tile.cuh -- a tile that lives in registers from load to store: loaded with 16-byte
+// scan_zoo/detail/register_tile.cuh -- a tile that lives in registers from load to store: loaded with 16-byte
 // vectors in warp-contiguous order, scanned with thread-serial steps and warp shuffles, and
 // combined over the block through one word per warp. No shared memory holds the data.
 //
@@ -10,10 +10,10 @@
 // 512 contiguous bytes: coalesced, with no transpose. (GPUPrefixSums' chained scan holds its
 // tiles the same way.)
 //
-// Why this beats the blocked tiles of tile_io.cuh (thread t owns elements t x Items ..): there a
-// thread's run must be gathered from striped loads through a padded shared-memory transpose on
-// the way in and on the way out, two barriers each way, and every element makes two extra trips
-// through shared memory. Here the order of the scan follows the order of the loads instead:
+// Why this beats the zoo's blocked tiles (src/blocks/tile_io.cuh; thread t owns elements
+// t x Items ..): there a thread's run must be gathered from striped loads through a padded
+// shared-memory transpose on the way in and on the way out, two barriers each way, and every
+// element makes two extra trips through shared memory. Here the order of the scan follows the order of the loads instead:
 //   1. each thread scans its vector of round k serially (V - 1 combines);
 //   2. the warp scans the 32 vector totals of round k with shuffles (5 steps) and every vector
 //      gets the total of the lanes before it and of the rounds before k in front;
@@ -31,11 +31,11 @@
 
 #include <cstdint>
 
-#include "../core/ops.cuh"
+#include "core.cuh"
 #include "vector_access.cuh"
-#include "warp_scan.cuh"
+#include "warp.cuh"
 
-namespace zoo {
+namespace scan_zoo::detail {
 
 template <int Threads, int Items>
 struct RegisterTile {
@@ -206,20 +206,6 @@ struct RegisterTile {
 #pragma unroll
     for (int i = 0; i < Items; ++i) items[i] = op(prefix, items[i]);
   }
-
-  // The tile-scan contract of tile_policies.cuh (a carry-in source is asked once, by every
-  // thread, with the tile total; a single-pass scan looks back there): load, scan each warp's
-  // run, combine the warp totals, get the carry-in, put it and the warps before in front, store.
-  template <class T, class Op, class CarryIn>
-  __device__ static T scan_tile(const T* in, T* out, int valid, bool exclusive, CarryIn&& carry_in) {
-    T items[Items];
-    load(in, valid, items, Op::template identity<T>());
-    const BlockTotals<T> totals = combine_warps<T, Op>(scan_warp<T, Op>(items, exclusive));
-    const T carry = carry_in.template get<T, Op>(totals.tile);
-    prepend<T, Op>(items, Op{}(carry, totals.before_warp));
-    store(out, valid, items);
-    return totals.tile;
-  }
 };
 
-}  // namespace zoo
+}  // namespace scan_zoo::detail

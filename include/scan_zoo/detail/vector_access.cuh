@@ -1,4 +1,4 @@
-// vector_access.cuh -- wide (up to 16-byte) loads and stores of consecutive elements.
+// scan_zoo/detail/vector_access.cuh -- wide (up to 16-byte) loads and stores of consecutive elements.
 //
 // A warp whose lanes each move 16 contiguous bytes issues a quarter of the memory instructions
 // of a scalar loop for the same bytes, which memory-bound kernels need to reach copy bandwidth.
@@ -6,7 +6,7 @@
 
 #include <cstdint>
 
-namespace zoo {
+namespace scan_zoo::detail {
 
 // A vector of Bytes / sizeof(T) elements, aligned to its size when that is a power of two (the
 // hardware's 2-, 4-, 8- and 16-byte accesses); a vector of odd size (a 12-byte struct) is only
@@ -30,4 +30,4 @@ struct VectorOf {
   }
 };
 
-}  // namespace zoo
+}  // namespace scan_zoo::detail
