@@ -35,6 +35,7 @@
 // Run: make bin/multi_gpu_scan && ./bin/multi_gpu_scan 2^30 --gpus 2
 #include <scan_zoo/multi_gpu.cuh>
 
+#include "../single_pass/tuned_scan.cuh"
 #include "multi_gpu_harness.cuh"
 
 struct MultiGpuScan : zoo::MultiGpuVariantDefaults {

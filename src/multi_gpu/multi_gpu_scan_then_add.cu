@@ -22,6 +22,7 @@
 // Run: make bin/multi_gpu_scan_then_add && ./bin/multi_gpu_scan_then_add 2^30 --gpus 2
 #include <scan_zoo/scan.cuh>
 
+#include "../single_pass/tuned_scan.cuh"
 #include "multi_gpu_harness.cuh"
 
 namespace {
