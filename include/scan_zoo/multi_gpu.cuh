@@ -280,13 +280,13 @@ ShardedStatus sharded_scan(const Shard<T>* shards, int count, ScanKind kind, T i
 // writing its own shard.
 template <class T, class Op>
 ShardedStatus sharded_inclusive_scan(const Shard<T>* shards, int count, Op) {
-  return detail::sharded_scan<T, Op>(shards, count, ScanKind::Inclusive, Op::template identity<T>());
+  return detail::sharded_scan<T, Op>(shards, count, detail::ScanKind::Inclusive, Op::template identity<T>());
 }
 
 // out = the exclusive scan of the global array with `initial` in front of its element 0.
 template <class T, class Op>
 ShardedStatus sharded_exclusive_scan(const Shard<T>* shards, int count, T initial, Op) {
-  return detail::sharded_scan<T, Op>(shards, count, ScanKind::Exclusive, initial);
+  return detail::sharded_scan<T, Op>(shards, count, detail::ScanKind::Exclusive, initial);
 }
 
 }  // namespace scan_zoo
