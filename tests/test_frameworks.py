@@ -92,7 +92,8 @@ def test_generator_matches_the_harness(tmp_path):
     would scan; the script's numpy generator must give the same."""
     probe = tmp_path / "generator_probe.cu"
     probe.write_text(GENERATOR_PROBE)
-    built = run([os.environ.get("NVCC", "nvcc"), "-std=c++17", "-I", ROOT / "src", "-o", tmp_path / "probe", probe],
+    built = run([os.environ.get("NVCC", "nvcc"), "-std=c++17", "-I", ROOT / "src", "-I", ROOT / "include", "-o",
+                 tmp_path / "probe", probe],
                 timeout=300)
     assert built.returncode == 0, built.stderr
     result = run([tmp_path / "probe", *[str(word) for case in GENERATOR_CASES for word in case]])

@@ -748,16 +748,32 @@ def test_generated_table_compiles(tmp_path, space):
     probe = tmp_path / "probe.cu"
     probe.write_text('#include <cstdio>\n'
                      '#include "tuned_table.cuh"\n'
-                     "static_assert(zoo::tuned::kFallback == 3);\n"
-                     "static_assert(zoo::tuned::kTables[1].rows == zoo::tuned::kRowsT200);\n"
-                     "static_assert(zoo::tuned::kRowsT200[1].log2_n == 28 && zoo::tuned::kRowsT200[1].config == 1);\n"
-                     "static_assert(zoo::tuned::kTables[1].peak_memory_gbps == 4800);\n"
+                     '#include "single_pass/tuned_names.cuh"\n'
+                     "namespace tuned = scan_zoo::detail::tuned;\n"
+                     "static_assert(tuned::kFallback == 3);\n"
+                     "static_assert(tuned::kTables[1].rows == tuned::kRowsT200);\n"
+                     "static_assert(tuned::kRowsT200[1].log2_n == 28 && tuned::kRowsT200[1].config == 1);\n"
+                     "static_assert(tuned::kTables[1].peak_memory_gbps == 4800);\n"
                      "template <class... Configs>\n"
-                     "void print_names(zoo::TypeList<Configs...>) { (std::puts(Configs::name().c_str()), ...); }\n"
-                     "int main() { print_names(zoo::tuned::Configs{}); }\n")
-    result = run(["nvcc", "-std=c++17", "-arch=sm_90", "-I", tmp_path, "-I", ROOT / "src" / "single_pass", "-o",
-                  tmp_path / "probe", probe], timeout=300)
+                     "void print_names(scan_zoo::detail::TypeList<Configs...>) {\n"
+                     "  (std::puts(zoo::tuned_config_name<Configs>().c_str()), ...);\n"
+                     "}\n"
+                     "int main() { print_names(tuned::Configs{}); }\n")
+    result = run(["nvcc", "-std=c++17", "-arch=sm_90", "-I", tmp_path, "-I", ROOT / "src", "-I",
+                  ROOT / "include" / "scan_zoo" / "detail", "-I", ROOT / "include", "-o", tmp_path / "probe", probe],
+                 timeout=300)
     assert result.returncode == 0, result.stderr
     names = run([tmp_path / "probe"])
     assert names.returncode == 0, names.stderr
     assert names.stdout.splitlines() == configs_of(table)
+
+
+def test_sass_compare_counts_removed_instructions(tmp_path):
+    before, after = tmp_path / "before.sass", tmp_path / "after.sass"
+    before.write_text("code for sm_90\n\tFunction : _Z1fv\n  /*0000*/ LDC R1, c[0x0][0x28] ;\n"
+                      "  /*0010*/ @!P0 BRA 0x30 ;\n  /*0020*/ EXIT ;\n")
+    after.write_text("code for sm_90\n\tFunction : _Z1gv\n  /*0000*/ LDC R1, c[0x0][0x28] ;\n  /*0010*/ EXIT ;\n")
+    result = run([sys.executable, ROOT / "scripts" / "sass_compare.py", before, after])
+    assert result.returncode == 0, result.stderr
+    assert "after = before minus some instructions: 1" in result.stdout and "removed: {'BRA': 1}" in result.stdout
+    assert "instructions: before 3, after 2" in result.stdout

@@ -14,7 +14,7 @@
 
 #include <scan_zoo/detail/tuned_space.cuh>
 
-#include "single_pass/tuned_scan.cuh"
+#include "single_pass/tuned_names.cuh"
 
 namespace zoo {
 namespace {

@@ -1,6 +1,6 @@
 // tuned_scan.cuh -- the zoo's side of the tuned scan (the library's kernel and dispatch,
-// include/scan_zoo/detail/tuned_kernel.cuh and tuned_dispatch.cuh): the configurations' names,
-// which the tuner's tables and listing use; one configuration in the harness's shape
+// include/scan_zoo/detail/tuned_kernel.cuh and tuned_dispatch.cuh): the configurations' names
+// (tuned_names.cuh); one configuration in the harness's shape
 // (workspace_bytes and run), which the tuner and the drop-a-stage probe time; and the dispatch
 // in that shape, which radix_sort_three_kernels scans its digit counts with and the multi-GPU
 // binaries size their workspaces by. single_pass_scan_tuned runs through the library's API
@@ -11,37 +11,14 @@
 #include <scan_zoo/detail/tuned_kernel.cuh>
 
 #include <cstdint>
-#include <string>
 
 #include "../core/cuda_check.cuh"
 #include "../core/ops.cuh"
 #include "../core/workspace.cuh"
 #include "tile_state.cuh"
+#include "tuned_names.cuh"
 
 namespace zoo {
-
-// The words a configuration's name spells its publish instruction and its aggregate's timing
-// with; the tuner's listing of the space (tune/list_space.cu) has them as columns.
-inline const char* publish_instruction_word(Publish how) {
-  static const char* const words[] = {"store", "exch", "exchfence"};
-  return words[static_cast<int>(how)];
-}
-inline const char* aggregate_word(Aggregate when) { return when == Aggregate::Early ? "early" : "scanned"; }
-
-// E.g. "256x16.exch.dense.w32.spin.early": a configuration's row name in bench/<gpu>/tuning.txt.
-// One function for every configuration (the tuner's listing compiles one body, not 864).
-inline std::string tuned_config_name(int threads, int items, Publish how, int stride, int per_lane, int sleep_ns,
-                                     Aggregate when) {
-  return std::to_string(threads) + "x" + std::to_string(items) + "." + publish_instruction_word(how) + "." +
-         (stride == 1 ? "dense" : "sector") + ".w" + std::to_string(kWarpSize * per_lane) + "." +
-         (sleep_ns == 0 ? std::string("spin") : "sleep" + std::to_string(sleep_ns)) + "." + aggregate_word(when);
-}
-
-template <class Config>
-std::string tuned_config_name() {
-  return tuned_config_name(Config::kThreads, Config::kItems, Config::kPublish, Config::kDescriptorStride,
-                           Config::kPerLane, Config::kSleepNs, Config::kAggregate);
-}
 
 // One configuration in the harness's shape: epochs from RunEpochs (keyed by the workspace's
 // address), exit on error.
