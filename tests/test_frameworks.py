@@ -9,7 +9,7 @@ GPU: each framework's verified, timed rows where it is importable and sees a GPU
 the script's reason otherwise); the script's data against a binary's; bin/thrust_scan at every
 type, operator and mode.
 
-Run: python3 -m pytest -q tests/test_frameworks.py
+Run: make test TESTS=tests/test_frameworks.py
 """
 import functools
 import importlib.util
