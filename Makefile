@@ -50,7 +50,8 @@ LDFLAGS ?= -lpthread
 
 SOURCES := $(wildcard src/*/*.cu)
 BINARIES := $(addprefix bin/,$(basename $(notdir $(SOURCES))))
-COMMON := $(wildcard src/*/*.cuh src/*/*.hpp include/scan_zoo/*.cuh)
+# The library's headers are a tree (include/scan_zoo/ and its folders), the zoo's one level deep.
+COMMON := $(wildcard src/*/*.cuh src/*/*.hpp) $(shell find include/scan_zoo -name '*.cuh' -o -name '*.hpp')
 # Every build depends on the shared headers and on the flags it is built with (BUILD_FLAGS,
 # below).
 BUILD_FLAGS := build/flags.txt
@@ -59,11 +60,38 @@ DEPENDS := $(COMMON) $(BUILD_FLAGS)
 vpath %.cu $(sort $(dir $(SOURCES)))
 TEST_BINARIES := $(patsubst tests/cuda/%.cu,build/tests/%,$(wildcard tests/cuda/*.cu))
 
+# The scans across GPUs (bin/multi_gpu_*, their test fixtures, the phases probe) talk over NCCL,
+# which a one-GPU user may not have: without it they are left out of `all` and `test-programs`,
+# with one line saying so, and everything else builds. NCCL is found when nccl.h preprocesses with
+# NVCC and its flags; the probe runs once, here, and the sub-makes of `make test` inherit its
+# answer. NCCL=0 or NCCL=1 on the command line overrides it.
+MULTI_GPU_TARGETS := $(filter bin/multi_gpu_% build/tests/multi_gpu_%,$(BINARIES) $(TEST_BINARIES))
+ifndef NCCL
+NCCL := $(shell $(NVCC) $(NVCCFLAGS) -x c++ -E -include nccl.h - </dev/null >/dev/null 2>&1 && echo 1 || echo 0)
+endif
+export NCCL
+# Written when NCCL is missing and removed when it is found, so that the tests skip what this
+# build left out, with this line as the reason (tests/conftest.py).
+NO_NCCL := build/no_nccl.txt
+NO_NCCL_LINE := make: no NCCL (nccl.h not found by $(NVCC), or NCCL=0): the multi_gpu_* binaries are skipped; install NCCL to build them
+ifeq ($(NCCL),0)
+BINARIES := $(filter-out $(MULTI_GPU_TARGETS),$(BINARIES))
+TEST_BINARIES := $(filter-out $(MULTI_GPU_TARGETS),$(TEST_BINARIES))
+endif
+
 EXAMPLES := $(patsubst examples/%.cu,build/examples/%,$(wildcard examples/*.cu))
 
-.PHONY: all examples test-programs test bench plots sass sanitize stress large-n tuner drop-stage cluster-launch multi-gpu-phases tune tune-select clean print-flags python-deps check-env FORCE
+.PHONY: all examples test-programs test bench plots sass sanitize stress large-n tuner drop-stage cluster-launch multi-gpu-phases tune tune-select clean print-flags python-deps check-env nccl-status FORCE
 
-all: $(BINARIES)
+all: $(BINARIES) nccl-status
+
+# A prerequisite of `all` and `test-programs`: run once per make, so the line is said once.
+nccl-status: | build
+ifeq ($(NCCL),0)
+	@echo "$(NO_NCCL_LINE)" | tee $(NO_NCCL)
+else
+	@rm -f $(NO_NCCL)
+endif
 
 bin/%: %.cu $(DEPENDS) | bin
 	$(NVCC) $(NVCCFLAGS) $(SPILL_CHECK) -Isrc -Iinclude -o $@ $< $(LDFLAGS)
@@ -72,7 +100,7 @@ bin/%: %.cu $(DEPENDS) | bin
 # flags here and below are `private`: not inherited by prerequisites, so build/flags.txt records
 # the build's own flags whichever target happens to write it (else building one multi_gpu_* or
 # cub_* binary would rewrite it, and every other binary would rebuild).
-$(filter bin/multi_gpu_% build/tests/multi_gpu_%,$(BINARIES) $(TEST_BINARIES)): private LDFLAGS += -lnccl
+$(MULTI_GPU_TARGETS): private LDFLAGS += -lnccl
 
 # CUB's own tuned scan kernel spills 4 bytes on sm_90 with nvcc 13.0 (its code, not ours, and
 # not ours to edit), so the spill check is off for the library rows only: CUB's (bin/cub_*) and
@@ -105,11 +133,11 @@ bin build build/tests build/tune build/examples:
 # the build before the first compile, with the reason.
 $(BUILD_FLAGS): FORCE | build
 	@echo '$(NVCC) $(NVCCFLAGS) | $(SPILL_CHECK) | $(LDFLAGS)' | cmp -s - $@ || \
-	  { NVCC='$(NVCC)' scripts/check_env.sh '$(ARCH)' '$(PYTHON)' && \
+	  { NVCC='$(NVCC)' NCCL='$(NCCL)' scripts/check_env.sh '$(ARCH)' '$(PYTHON)' && \
 	    echo '$(NVCC) $(NVCCFLAGS) | $(SPILL_CHECK) | $(LDFLAGS)' > $@; }
 
 check-env:
-	@NVCC='$(NVCC)' scripts/check_env.sh '$(ARCH)' '$(PYTHON)'
+	@NVCC='$(NVCC)' NCCL='$(NCCL)' scripts/check_env.sh '$(ARCH)' '$(PYTHON)'
 
 FORCE:
 
@@ -154,7 +182,12 @@ drop-stage: build/tune/drop_stage
 build/tune/multi_gpu_phases: tune/multi_gpu_phases.cu $(DEPENDS) | build/tune
 	$(NVCC) $(NVCCFLAGS) $(SPILL_CHECK) -Isrc -Iinclude -Itune -o $@ $< $(LDFLAGS) -lnccl
 
+ifeq ($(NCCL),0)
+multi-gpu-phases:
+	@echo "make multi-gpu-phases: needs NCCL (nccl.h not found by $(NVCC), or NCCL=0)" >&2; exit 2
+else
 multi-gpu-phases: build/tune/multi_gpu_phases
+endif
 
 # The cluster-launch probe: an empty kernel launched plainly and as one thread-block cluster
 # (bench/NOTES.md, "Small N: one cluster"). Not part of `make`.
@@ -198,7 +231,7 @@ $(VENV_PYTHON):
 	@python3 -c 'import sys; print("\n".join(p for p in sys.path if p.endswith(("site-packages", "dist-packages"))))' \
 	  > "$$($(VENV)/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/python3-packages.pth"
 
-test-programs: $(TEST_BINARIES)
+test-programs: $(TEST_BINARIES) nccl-status
 
 # The Python packages first, then the build: a machine that cannot get them learns it at once,
 # not after ten minutes of compiling.

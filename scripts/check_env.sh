@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # check_env.sh -- what a build will use, said before it starts: nvcc and its CUDA version, CCCL
-# (CUB, Thrust), the NVIDIA driver and GPU (when one is visible), the architectures the binaries
-# are built for, and the Python the scripts and tests run with. `make check-env` runs it; `make`
-# runs it once per change of its inputs (build/env.txt).
+# (CUB, Thrust), NCCL, the NVIDIA driver and GPU (when one is visible), the architectures the
+# binaries are built for, and the Python the scripts and tests run with. `make check-env` runs it;
+# `make` runs it once per change of its inputs (build/flags.txt).
 #
-#   scripts/check_env.sh ARCH_LIST PYTHON
+#   [NCCL=0|1] scripts/check_env.sh ARCH_LIST PYTHON     (NCCL: what make found; no line without it)
 #
-# Exit codes: 0 ready to build (a missing GPU or Python is only a note: everything builds without
-# them); 2 the toolkit is missing or older than this repository supports.
+# Exit codes: 0 ready to build (a missing GPU, NCCL or Python is only a note: everything else
+# builds without them); 2 the toolkit is missing or older than this repository supports.
 #
 # Supported: CUDA 13.0 with its CCCL 3.0, the only toolkit the repository is built and measured
 # with. Older toolkits are refused rather than left to fail halfway through a build with a
@@ -40,6 +40,11 @@ if [ -n "${nvcc_path:-}" ]; then
   fi
   [ "$cccl_text" = "not found" ] && fail "CCCL headers (<cuda/version>) not found by $nvcc_path"
 fi
+
+case "${NCCL:-}" in
+  1) echo "NCCL:    found (nccl.h): the multi_gpu_* binaries build" ;;
+  0) echo "NCCL:    none (nccl.h not found by nvcc, or NCCL=0): the multi_gpu_* binaries are skipped" ;;
+esac
 
 if command -v nvidia-smi >/dev/null && gpus=$(nvidia-smi --query-gpu=name,compute_cap,driver_version --format=csv,noheader 2>/dev/null) && [ -n "$gpus" ]; then
   echo "$gpus" | while IFS=, read -r name cc driver; do echo "GPU:     $name (compute capability${cc}, driver${driver})"; done
