@@ -1,0 +1,92 @@
+"""The library where its users are (no GPU needed: everything here compiles and links, nothing runs).
+
+- `cmake --install` lays out the library and nothing else: include/scan_zoo/ (every header of the
+  source tree's include/scan_zoo/, its folders included, and nothing of src/),
+  lib/cmake/scan_zoo/ (the package files) and share/doc/scan_zoo/LICENSE; from that tree a plain
+  `nvcc -I <prefix>/include` builds the example, and so does a CMake project that finds the
+  package (examples/cmake_consumer with find_package).
+- The public headers' include closure stays inside include/scan_zoo/, which is what lets the
+  installed tree stand alone.
+"""
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, run
+
+NVCC = os.environ.get("NVCC", "nvcc")
+LIBRARY = ROOT / "include" / "scan_zoo"
+HEADERS = sorted(p.relative_to(ROOT) for p in LIBRARY.rglob("*") if p.suffix in (".cuh", ".hpp"))
+PUBLIC_HEADERS = sorted(p.name for p in LIBRARY.glob("*.cuh"))
+
+
+@pytest.fixture(scope="module")
+def prefix(tmp_path_factory):
+    """The library configured from the source tree and installed into a fresh prefix."""
+    if shutil.which("cmake") is None:
+        pytest.skip("cmake not installed")
+    tmp = tmp_path_factory.mktemp("install")
+    configured = run(["cmake", "-S", ROOT, "-B", tmp / "library"], timeout=300)
+    assert configured.returncode == 0, configured.stdout + configured.stderr
+    installed = run(["cmake", "--install", tmp / "library", "--prefix", tmp / "prefix"], timeout=300)
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+    return tmp / "prefix"
+
+
+def test_the_install_tree_is_the_library_its_package_files_and_its_licence(prefix):
+    files = {p.relative_to(prefix) for p in prefix.rglob("*") if p.is_file()}
+    expected = set(HEADERS) | {Path("lib/cmake/scan_zoo/scan_zooConfig.cmake"),
+                               Path("lib/cmake/scan_zoo/scan_zooConfigVersion.cmake"),
+                               Path("share/doc/scan_zoo/LICENSE")}
+    assert files == expected, f"not installed: {sorted(expected - files)}; not the library's: {sorted(files - expected)}"
+    for header in HEADERS:
+        assert (prefix / header).read_bytes() == (ROOT / header).read_bytes(), header
+    assert (prefix / "share/doc/scan_zoo/LICENSE").read_text() == (ROOT / "LICENSE").read_text()
+    config = (prefix / "lib/cmake/scan_zoo/scan_zooConfig.cmake").read_text()
+    assert 'INTERFACE_INCLUDE_DIRECTORIES "${_IMPORT_PREFIX}/include"' in config
+
+
+def test_the_install_builds_the_example_with_plain_nvcc_and_with_find_package(prefix, tmp_path):
+    """Both ways a user builds against the installed tree, compiled at once (2 cores, 2 builds)."""
+    plain = subprocess.Popen(
+        [NVCC, "-std=c++17", "-arch=sm_90", "-I", str(prefix / "include"), "-o", str(tmp_path / "plain"),
+         str(ROOT / "examples" / "prefix_offsets.cu")], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        consumer = tmp_path / "consumer"
+        configured = run(["cmake", "-S", ROOT / "examples" / "cmake_consumer", "-B", consumer,
+                          "-DSCAN_ZOO_INSTALLED=ON", f"-DCMAKE_PREFIX_PATH={prefix}"], timeout=300)
+        assert configured.returncode == 0, configured.stdout + configured.stderr
+        found = re.search(r"^scan_zoo_DIR:PATH=(.*)$", (consumer / "CMakeCache.txt").read_text(), re.M)
+        assert found and Path(found[1]) == prefix / "lib/cmake/scan_zoo", found and found[1]
+        built = run(["cmake", "--build", consumer], timeout=900)
+        assert built.returncode == 0, built.stdout[-3000:] + built.stderr[-3000:]
+        assert (consumer / "prefix_offsets").exists()
+    finally:
+        output, _ = plain.communicate(timeout=900)
+    assert plain.returncode == 0, f"nvcc -I {prefix / 'include'}:\n{output[-3000:]}"
+    assert (tmp_path / "plain").exists()
+
+
+@pytest.mark.parametrize("header", PUBLIC_HEADERS)
+def test_the_public_headers_include_nothing_outside_the_library(header, tmp_path):
+    """Every file of this repository that `#include <scan_zoo/HEADER>` reaches (nvcc -M) is under
+    include/scan_zoo/; the toolkit's and the system's headers are outside the repository."""
+    source = tmp_path / "closure.cu"
+    source.write_text(f"#include <scan_zoo/{header}>\n")
+    if header == "multi_gpu.cuh":
+        probe = subprocess.run([NVCC, "-x", "c++", "-E", "-include", "nccl.h", "-"], stdin=subprocess.DEVNULL,
+                               capture_output=True, text=True)
+        if probe.returncode != 0:
+            pytest.skip(f"multi_gpu.cuh needs NCCL: nccl.h not found by {NVCC}")
+    result = run([NVCC, "-std=c++17", "-M", "-I", LIBRARY.parent, source], timeout=300)
+    assert result.returncode == 0, result.stderr
+    # "closure.o : closure.cu header header ...", continued over lines by backslashes.
+    files = [Path(word) for word in result.stdout.replace("\\\n", " ").split(":", 1)[1].split()]
+    ours = {(file if file.is_absolute() else ROOT / file).resolve() for file in files}
+    outside = sorted(str(file.relative_to(ROOT)) for file in ours
+                     if file.is_relative_to(ROOT) and not file.is_relative_to(LIBRARY))
+    assert not outside, f"<scan_zoo/{header}> reaches outside include/scan_zoo/: {outside}"
