@@ -3,6 +3,8 @@
 #   make test            install Python requirements if missing, build, run the pytest suite
 #                        (TESTS="tests/test_gpu.py -k in_place" runs a part of it)
 #   make examples        build the library examples (examples/*.cu) into build/examples/
+#   make cuda12-check    compile the library's example and self-test with CUDA 12.4 too (the oldest
+#                        toolkit supported; downloads it once into build/cuda12, ~110 MB)
 #   make bench           sweep every binary (bench.sh) into results/<gpu>/timing.txt (<gpu>: h100, ...;
 #                        results/ is git-ignored: the committed bench/<gpu>/ is written only by
 #                        ./bench.sh --out bench/<gpu>/timing.txt)
@@ -43,7 +45,8 @@ export PYTHON
 # cannot fit the whole suite in one call splits it).
 TESTS ?= tests
 GENCODE := $(foreach arch,$(ARCH),-gencode arch=compute_$(arch:sm_%=%),code=$(arch))
-NVCCFLAGS ?= -O3 -std=c++17 -lineinfo $(GENCODE) -Xcompiler -Wall,-Wextra -Werror all-warnings
+WARNINGS := -Xcompiler -Wall,-Wextra -Werror all-warnings
+NVCCFLAGS ?= -O3 -std=c++17 -lineinfo $(GENCODE) $(WARNINGS)
 # Every kernel of ours must be spill-free: ptxas reports spills and -Werror makes them fatal.
 SPILL_CHECK ?= -Xptxas -warn-spills
 LDFLAGS ?= -lpthread
@@ -81,7 +84,7 @@ endif
 
 EXAMPLES := $(patsubst examples/%.cu,build/examples/%,$(wildcard examples/*.cu))
 
-.PHONY: all examples test-programs test bench plots sass sanitize stress large-n tuner drop-stage cluster-launch multi-gpu-phases tune tune-select clean print-flags python-deps check-env nccl-status FORCE
+.PHONY: all examples cuda12-check cuda12-if-reachable test-programs test bench plots sass sanitize stress large-n tuner drop-stage cluster-launch multi-gpu-phases tune tune-select clean print-flags python-deps check-env nccl-status FORCE
 
 all: $(BINARIES) nccl-status
 
@@ -124,7 +127,34 @@ build/examples/%: examples/%.cu $(DEPENDS) | build/examples
 
 examples: $(EXAMPLES)
 
-bin build build/tests build/tune build/examples:
+# The library with CUDA 12: the example and the library's self-test compiled and linked (sm_90,
+# nothing runs) by CUDA 12.4, the oldest toolkit it supports, which scripts/cuda12_toolkit.sh
+# assembles once into build/cuda12 from the Python package index and Debian (about 110 MB). Not
+# part of `make`: `make test` builds it (cuda12-if-reachable, below) and tests/test_install.py
+# checks it.
+CUDA12 := build/cuda12
+CUDA12_CHECKS := build/cuda12-check/prefix_offsets build/cuda12-check/api_selftest
+
+$(CUDA12)/nvcc: scripts/cuda12_toolkit.sh
+	scripts/cuda12_toolkit.sh $(CUDA12)
+
+build/cuda12-check/prefix_offsets: examples/prefix_offsets.cu
+# The self-test compares with CUB through the zoo's reference row (src/baselines/cub_reference.cuh).
+build/cuda12-check/api_selftest: tests/cuda/api_selftest.cu
+build/cuda12-check/api_selftest: private CUDA12_INCLUDES := -Isrc
+$(CUDA12_CHECKS): $(COMMON) $(CUDA12)/nvcc | build/cuda12-check
+	$(CUDA12)/nvcc -O3 -std=c++17 -gencode arch=compute_90,code=sm_90 $(WARNINGS) $(CUDA12_INCLUDES) -Iinclude -o $@ $(filter %.cu,$^) $(LDFLAGS)
+
+cuda12-check: $(CUDA12_CHECKS)
+
+# What `make test` builds beside the zoo, so that the CUDA 12 compiles overlap the others: the
+# check, or nothing where the toolkit's registries cannot be reached (cuda12_toolkit.sh's exit 3),
+# which tests/test_install.py then reports as its reason to skip.
+cuda12-if-reachable:
+	@scripts/cuda12_toolkit.sh $(CUDA12); status=$$?; \
+	  if [ $$status = 0 ]; then $(MAKE) --no-print-directory cuda12-check; elif [ $$status != 3 ]; then exit $$status; fi
+
+bin build build/tests build/tune build/examples build/cuda12-check:
 	mkdir -p $@
 
 # What every binary is built with, in a file that is rewritten only when it changes, so that
@@ -236,7 +266,7 @@ test-programs: $(TEST_BINARIES) nccl-status
 # The Python packages first, then the build: a machine that cannot get them learns it at once,
 # not after ten minutes of compiling.
 test: python-deps
-	@$(MAKE) --no-print-directory all test-programs examples
+	@$(MAKE) --no-print-directory all test-programs examples cuda12-if-reachable
 	$(PYTHON) -m pytest -q -rs --durations=8 $(TESTS)
 
 # The sweep goes to results/<gpu>/ (bench.sh --help); PYTHON writes its JSON beside it.

@@ -1,8 +1,8 @@
 """The Makefile's rebuild rules, with a stand-in nvcc that compiles nothing (it touches its -o
 file and logs its call), on a copy of the sources: binaries rebuild when ARCH or the flags change
 and only then, whichever target wrote build/flags.txt first; the environment check refuses a
-CUDA older than the supported one; without NCCL the multi_gpu_* binaries are left out, with one
-line saying so."""
+CUDA older than the oldest supported one and takes that one; without NCCL the multi_gpu_*
+binaries are left out, with one line saying so."""
 import os
 import shutil
 import subprocess
@@ -76,9 +76,16 @@ def test_a_change_of_arch_rebuilds_and_a_list_builds_one_fat_binary(tree):
 
 
 def test_the_build_refuses_a_cuda_older_than_the_supported_one(tree):
+    for old in ("12.3", "11.8"):
+        result, built = make(tree, "ARCH=sm_90", "bin/memcpy_baseline", cuda=old)
+        assert result.returncode != 0 and built == []
+        assert f"CUDA {old} is older than 12.4, the oldest this repository is built with" in result.stderr
+
+
+def test_the_build_takes_the_oldest_supported_cuda(tree):
     result, built = make(tree, "ARCH=sm_90", "bin/memcpy_baseline", cuda="12.4")
-    assert result.returncode != 0 and built == []
-    assert "CUDA 12.4 is older than 13.0" in result.stderr
+    assert result.returncode == 0 and built == ["bin/memcpy_baseline"], result.stderr
+    assert "nvcc:" in result.stdout and "(CUDA 12.4)" in result.stdout
 
 
 NO_NCCL_LINE = "the multi_gpu_* binaries are skipped; install NCCL to build them"
