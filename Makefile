@@ -3,6 +3,8 @@
 #   make test            install Python requirements if missing, build, run the pytest suite
 #                        (TESTS="tests/test_gpu.py -k in_place" runs a part of it)
 #   make examples        build the library examples (examples/*.cu) into build/examples/
+#   make cuda12-check    compile the library's example with CUDA 12.4 too (the oldest toolkit
+#                        supported; downloads it once into build/cuda12, ~110 MB)
 #   make bench           sweep every binary (bench.sh) into results/<gpu>/timing.txt (<gpu>: h100, ...;
 #                        results/ is git-ignored: the committed bench/<gpu>/ is written only by
 #                        ./bench.sh --out bench/<gpu>/timing.txt)
@@ -43,14 +45,19 @@ export PYTHON
 # cannot fit the whole suite in one call splits it).
 TESTS ?= tests
 GENCODE := $(foreach arch,$(ARCH),-gencode arch=compute_$(arch:sm_%=%),code=$(arch))
-NVCCFLAGS ?= -O3 -std=c++17 -lineinfo $(GENCODE) -Xcompiler -Wall,-Wextra -Werror all-warnings
+WARNINGS := -Xcompiler -Wall,-Wextra -Werror all-warnings
+# -O2 is the host code's level (nvcc optimizes device code fully whatever -O says): the host
+# only launches, times and checks, and -O3 took the host compiler half again as long (the
+# harness's checks over every type and operator) on a 2-core CI machine whose build has a time limit.
+NVCCFLAGS ?= -O2 -std=c++17 -lineinfo $(GENCODE) $(WARNINGS)
 # Every kernel of ours must be spill-free: ptxas reports spills and -Werror makes them fatal.
 SPILL_CHECK ?= -Xptxas -warn-spills
 LDFLAGS ?= -lpthread
 
 SOURCES := $(wildcard src/*/*.cu)
 BINARIES := $(addprefix bin/,$(basename $(notdir $(SOURCES))))
-COMMON := $(wildcard src/*/*.cuh src/*/*.hpp include/scan_zoo/*.cuh include/scan_zoo/detail/*.cuh)
+# The library's headers are a tree (include/scan_zoo/ and its folders), the zoo's one level deep.
+COMMON := $(wildcard src/*/*.cuh src/*/*.hpp) $(shell find include/scan_zoo -name '*.cuh' -o -name '*.hpp')
 # Every build depends on the shared headers and on the flags it is built with (BUILD_FLAGS,
 # below).
 BUILD_FLAGS := build/flags.txt
@@ -59,11 +66,52 @@ DEPENDS := $(COMMON) $(BUILD_FLAGS)
 vpath %.cu $(sort $(dir $(SOURCES)))
 TEST_BINARIES := $(patsubst tests/cuda/%.cu,build/tests/%,$(wildcard tests/cuda/*.cu))
 
+# The scans across GPUs (bin/multi_gpu_*, their test fixtures, the phases probe) talk over NCCL,
+# which a one-GPU user may not have: without it they are left out of `all` and `test-programs`,
+# with one line saying so, and everything else builds. NCCL is found when nccl.h preprocesses with
+# NVCC and its flags; the probe runs once, here, and the sub-makes of `make test` inherit its
+# answer. NCCL=0 or NCCL=1 on the command line overrides it.
+MULTI_GPU_TARGETS := $(filter bin/multi_gpu_% build/tests/multi_gpu_%,$(BINARIES) $(TEST_BINARIES))
+ifndef NCCL
+NCCL := $(shell $(NVCC) $(NVCCFLAGS) -x c++ -E -include nccl.h - </dev/null >/dev/null 2>&1 && echo 1 || echo 0)
+endif
+export NCCL
+# Written when NCCL is missing and removed when it is found, so that the tests skip what this
+# build left out, with this line as the reason (tests/conftest.py).
+NO_NCCL := build/no_nccl.txt
+NO_NCCL_LINE := make: no NCCL (nccl.h not found by $(NVCC), or NCCL=0): the multi_gpu_* binaries are skipped; install NCCL to build them
+ifeq ($(NCCL),0)
+BINARIES := $(filter-out $(MULTI_GPU_TARGETS),$(BINARIES))
+TEST_BINARIES := $(filter-out $(MULTI_GPU_TARGETS),$(TEST_BINARIES))
+endif
+
+# Test programs that only a GPU test runs: the library's self-test, which instantiates the tuned
+# kernel in every configuration of the table for a dozen element types, operators and forms
+# (minutes of compiling), and two fixtures of tests/test_gpu.py. test-programs builds them where a
+# GPU is visible (nvidia-smi), where their tests run; GPU_TESTS=1 builds them anyway (to see that
+# they compile), GPU_TESTS=0 leaves them out.
+GPU_ONLY_TEST_PROGRAMS := build/tests/api_selftest build/tests/copy_posing_as_scan build/tests/noisy_copy
+ifndef GPU_TESTS
+GPU_TESTS := $(shell nvidia-smi -L 2>/dev/null | grep -q '^GPU' && echo 1 || echo 0)
+endif
+export GPU_TESTS
+ifeq ($(GPU_TESTS),0)
+TEST_BINARIES := $(filter-out $(GPU_ONLY_TEST_PROGRAMS),$(TEST_BINARIES))
+endif
+
 EXAMPLES := $(patsubst examples/%.cu,build/examples/%,$(wildcard examples/*.cu))
 
-.PHONY: all examples test-programs test bench plots sass sanitize stress large-n tuner drop-stage cluster-launch multi-gpu-phases tune tune-select clean print-flags python-deps check-env FORCE
+.PHONY: all examples cuda12-check cuda12-if-reachable test-programs test bench plots sass sanitize stress large-n tuner drop-stage cluster-launch multi-gpu-phases tune tune-select clean print-flags python-deps check-env nccl-status FORCE
 
-all: $(BINARIES)
+all: $(BINARIES) nccl-status
+
+# A prerequisite of `all` and `test-programs`: run once per make, so the line is said once.
+nccl-status: | build
+ifeq ($(NCCL),0)
+	@echo "$(NO_NCCL_LINE)" | tee $(NO_NCCL)
+else
+	@rm -f $(NO_NCCL)
+endif
 
 bin/%: %.cu $(DEPENDS) | bin
 	$(NVCC) $(NVCCFLAGS) $(SPILL_CHECK) -Isrc -Iinclude -o $@ $< $(LDFLAGS)
@@ -72,7 +120,7 @@ bin/%: %.cu $(DEPENDS) | bin
 # flags here and below are `private`: not inherited by prerequisites, so build/flags.txt records
 # the build's own flags whichever target happens to write it (else building one multi_gpu_* or
 # cub_* binary would rewrite it, and every other binary would rebuild).
-$(filter bin/multi_gpu_% build/tests/multi_gpu_%,$(BINARIES) $(TEST_BINARIES)): private LDFLAGS += -lnccl
+$(MULTI_GPU_TARGETS): private LDFLAGS += -lnccl
 
 # CUB's own tuned scan kernel spills 4 bytes on sm_90 with nvcc 13.0 (its code, not ours, and
 # not ours to edit), so the spill check is off for the library rows only: CUB's (bin/cub_*) and
@@ -96,7 +144,31 @@ build/examples/%: examples/%.cu $(DEPENDS) | build/examples
 
 examples: $(EXAMPLES)
 
-bin build build/tests build/tune build/examples:
+# The library with CUDA 12: the example and the library's self-test compiled and linked (sm_90,
+# nothing runs) by CUDA 12.4, the oldest toolkit it supports, which scripts/cuda12_toolkit.sh
+# assembles once into build/cuda12 from the Python package index and Debian (about 110 MB). Not
+# part of `make`: `make test` builds it (cuda12-if-reachable, below) and tests/test_install.py
+# checks it.
+CUDA12 := build/cuda12
+CUDA12_CHECKS := build/cuda12-check/prefix_offsets
+
+$(CUDA12)/nvcc: scripts/cuda12_toolkit.sh
+	scripts/cuda12_toolkit.sh $(CUDA12)
+
+build/cuda12-check/prefix_offsets: examples/prefix_offsets.cu
+$(CUDA12_CHECKS): $(COMMON) $(CUDA12)/nvcc | build/cuda12-check
+	$(CUDA12)/nvcc -O2 -std=c++17 -gencode arch=compute_90,code=sm_90 $(WARNINGS) -Iinclude -o $@ $(filter %.cu,$^) $(LDFLAGS)
+
+cuda12-check: $(CUDA12_CHECKS)
+
+# What `make test` builds beside the zoo, so that the CUDA 12 compiles overlap the others: the
+# check, or nothing where the toolkit's registries cannot be reached (cuda12_toolkit.sh's exit 3),
+# which tests/test_install.py then reports as its reason to skip.
+cuda12-if-reachable:
+	@scripts/cuda12_toolkit.sh $(CUDA12); status=$$?; \
+	  if [ $$status = 0 ]; then $(MAKE) --no-print-directory cuda12-check; elif [ $$status != 3 ]; then exit $$status; fi
+
+bin build build/tests build/tune build/examples build/cuda12-check:
 	mkdir -p $@
 
 # What every binary is built with, in a file that is rewritten only when it changes, so that
@@ -105,11 +177,11 @@ bin build build/tests build/tune build/examples:
 # the build before the first compile, with the reason.
 $(BUILD_FLAGS): FORCE | build
 	@echo '$(NVCC) $(NVCCFLAGS) | $(SPILL_CHECK) | $(LDFLAGS)' | cmp -s - $@ || \
-	  { NVCC='$(NVCC)' scripts/check_env.sh '$(ARCH)' '$(PYTHON)' && \
+	  { NVCC='$(NVCC)' NCCL='$(NCCL)' scripts/check_env.sh '$(ARCH)' '$(PYTHON)' && \
 	    echo '$(NVCC) $(NVCCFLAGS) | $(SPILL_CHECK) | $(LDFLAGS)' > $@; }
 
 check-env:
-	@NVCC='$(NVCC)' scripts/check_env.sh '$(ARCH)' '$(PYTHON)'
+	@NVCC='$(NVCC)' NCCL='$(NCCL)' scripts/check_env.sh '$(ARCH)' '$(PYTHON)'
 
 FORCE:
 
@@ -154,7 +226,12 @@ drop-stage: build/tune/drop_stage
 build/tune/multi_gpu_phases: tune/multi_gpu_phases.cu $(DEPENDS) | build/tune
 	$(NVCC) $(NVCCFLAGS) $(SPILL_CHECK) -Isrc -Iinclude -Itune -o $@ $< $(LDFLAGS) -lnccl
 
+ifeq ($(NCCL),0)
+multi-gpu-phases:
+	@echo "make multi-gpu-phases: needs NCCL (nccl.h not found by $(NVCC), or NCCL=0)" >&2; exit 2
+else
 multi-gpu-phases: build/tune/multi_gpu_phases
+endif
 
 # The cluster-launch probe: an empty kernel launched plainly and as one thread-block cluster
 # (bench/NOTES.md, "Small N: one cluster"). Not part of `make`.
@@ -198,12 +275,12 @@ $(VENV_PYTHON):
 	@python3 -c 'import sys; print("\n".join(p for p in sys.path if p.endswith(("site-packages", "dist-packages"))))' \
 	  > "$$($(VENV)/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/python3-packages.pth"
 
-test-programs: $(TEST_BINARIES)
+test-programs: $(TEST_BINARIES) nccl-status
 
 # The Python packages first, then the build: a machine that cannot get them learns it at once,
 # not after ten minutes of compiling.
 test: python-deps
-	@$(MAKE) --no-print-directory all test-programs examples
+	@$(MAKE) --no-print-directory all test-programs examples cuda12-if-reachable
 	$(PYTHON) -m pytest -q -rs --durations=8 $(TESTS)
 
 # The sweep goes to results/<gpu>/ (bench.sh --help); PYTHON writes its JSON beside it.

@@ -29,7 +29,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 root=$(cd "$(dirname "$0")/.." && pwd)
-[ -x "$root/bin/multi_gpu_scan" ] || { echo "multi_gpu_bench.sh: no bin/multi_gpu_scan (run make)" >&2; exit 2; }
+[ -x "$root/bin/multi_gpu_scan" ] || { echo "multi_gpu_bench.sh: no bin/multi_gpu_scan (run make, on a machine with NCCL: make says when it skips the multi_gpu_* binaries for lack of it)" >&2; exit 2; }
 if [ -z "$gpus" ]; then
   gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU') || true
   [ "${gpus:-0}" -ge 1 ] || { echo "multi_gpu_bench.sh: no GPU visible" >&2; exit 4; }

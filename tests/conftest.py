@@ -23,9 +23,35 @@ sys.path.insert(0, str(ROOT / "scripts"))
 from timing_table import COLUMNS as ROW_FIELDS  # noqa: E402  (the timing.txt schema, one list)
 SOURCES = {p.stem: p for p in (ROOT / "src").glob("*/*.cu")}  # src/<family>/<variant>.cu
 VARIANTS = sorted(SOURCES)
+# A build without NCCL leaves the multi_gpu_* binaries and fixtures out and writes its line
+# saying so into this file (the Makefile's nccl-status); their tests skip with that line.
+NO_NCCL = ROOT / "build" / "no_nccl.txt"
 TYPES = ["int32", "float32"]
 OPS = ["sum", "max", "min"]
 MODES = ["inclusive", "exclusive"]
+
+
+def no_nccl():
+    """The Makefile's line when this build had no NCCL and so left the multi_gpu_* binaries out, else None."""
+    return NO_NCCL.read_text().strip() if NO_NCCL.exists() else None
+
+
+def left_out(name):
+    """Why the build left the binary or fixture `name` out on purpose, or None."""
+    return no_nccl() if name.startswith("multi_gpu_") else None
+
+
+def built(names):
+    """names as pytest parameters, those the build left out marked to skip with its reason."""
+    return [pytest.param(name, marks=pytest.mark.skip(reason=left_out(name))) if left_out(name) else name
+            for name in names]
+
+
+@pytest.fixture(scope="session")
+def nccl():
+    """For the tests of the multi_gpu_* binaries: skips, with the build's line, when it left them out."""
+    if no_nccl():
+        pytest.skip(no_nccl())
 
 
 def run(args, timeout=600, **kwargs):

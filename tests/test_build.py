@@ -1,7 +1,8 @@
 """The Makefile's rebuild rules, with a stand-in nvcc that compiles nothing (it touches its -o
 file and logs its call), on a copy of the sources: binaries rebuild when ARCH or the flags change
 and only then, whichever target wrote build/flags.txt first; the environment check refuses a
-CUDA older than the supported one."""
+CUDA older than the oldest supported one and takes that one; without NCCL the multi_gpu_*
+binaries are left out, with one line saying so."""
 import os
 import shutil
 import subprocess
@@ -11,10 +12,12 @@ import pytest
 from conftest import ROOT
 
 FAKE_NVCC = """#!/usr/bin/env bash
-# A stand-in for nvcc: version and CCCL queries answered, compiles logged and their output touched.
+# A stand-in for nvcc: version, CCCL and NCCL queries answered (nccl.h is found when FAKE_NCCL is
+# 1), compiles logged and their output touched.
 case "$*" in
   *--version*) echo "Cuda compilation tools, release $FAKE_CUDA, V$FAKE_CUDA.0"; exit 0 ;;
   *"-x cu -E -"*) echo 3000001; exit 0 ;;
+  *"-include nccl.h"*) echo probe >> "$(dirname "$0")/nccl_probes.log"; [ "$FAKE_NCCL" = 1 ]; exit ;;
 esac
 out=""
 while [ $# -gt 0 ]; do [ "$1" = -o ] && out=$2; shift; done
@@ -35,18 +38,20 @@ def tree(tmp_path):
     return tmp_path
 
 
-def make(tree, *args, cuda="13.0"):
+def make(tree, *args, cuda="13.0", nccl=True):
     """Runs make in the copy with the stand-in nvcc; returns (the result, the outputs it compiled)."""
     log = tree / "compiles.log"
     log.unlink(missing_ok=True)
     result = subprocess.run(["make", "-j1", f"NVCC={tree / 'fake_nvcc'}", "PYTHON=python3", *args], cwd=tree,
-                            capture_output=True, text=True, timeout=120, env=_env(FAKE_CUDA=cuda))
+                            capture_output=True, text=True, timeout=120,
+                            env=_env(FAKE_CUDA=cuda, FAKE_NCCL=str(int(nccl))))
     return result, log.read_text().split() if log.exists() else []
 
 
 def _env(**extra):
-    """This process's environment without a parent make's flags (make test runs pytest), plus extra."""
-    return {**{key: value for key, value in os.environ.items() if key != "MAKEFLAGS"}, **extra}
+    """This process's environment without what a parent make exports (make test runs pytest: its
+    flags, and its NCCL, which would stand in for the probe), plus extra."""
+    return {**{key: value for key, value in os.environ.items() if key not in ("MAKEFLAGS", "NCCL")}, **extra}
 
 
 def test_targets_with_their_own_flags_do_not_rewrite_the_build_flags(tree):
@@ -71,6 +76,47 @@ def test_a_change_of_arch_rebuilds_and_a_list_builds_one_fat_binary(tree):
 
 
 def test_the_build_refuses_a_cuda_older_than_the_supported_one(tree):
+    for old in ("12.3", "11.8"):
+        result, built = make(tree, "ARCH=sm_90", "bin/memcpy_baseline", cuda=old)
+        assert result.returncode != 0 and built == []
+        assert f"CUDA {old} is older than 12.4, the oldest this repository is built with" in result.stderr
+
+
+def test_the_build_takes_the_oldest_supported_cuda(tree):
     result, built = make(tree, "ARCH=sm_90", "bin/memcpy_baseline", cuda="12.4")
-    assert result.returncode != 0 and built == []
-    assert "CUDA 12.4 is older than 13.0" in result.stderr
+    assert result.returncode == 0 and built == ["bin/memcpy_baseline"], result.stderr
+    assert "nvcc:" in result.stdout and "(CUDA 12.4)" in result.stdout
+
+
+NO_NCCL_LINE = "the multi_gpu_* binaries are skipped; install NCCL to build them"
+
+
+def multi_gpu(names):
+    return [name for name in names if "/multi_gpu_" in name]
+
+
+def test_without_nccl_the_multi_gpu_binaries_are_left_out_with_one_line(tree):
+    result, built = make(tree, "ARCH=sm_90", "all", "test-programs", nccl=False)
+    assert result.returncode == 0, result.stderr
+    assert multi_gpu(built) == [] and "bin/memcpy_baseline" in built and "build/tests/harness_selftest" in built
+    assert result.stdout.count(NO_NCCL_LINE) == 1, result.stdout
+    assert (tree / "nccl_probes.log").read_text().split() == ["probe"], "nccl.h is probed once per make"
+    # The tests skip the binaries left out, with the line (tests/conftest.py reads it there).
+    assert NO_NCCL_LINE in (tree / "build" / "no_nccl.txt").read_text()
+    result, built = make(tree, "ARCH=sm_90", "multi-gpu-phases", nccl=False)
+    assert result.returncode != 0 and built == [] and "needs NCCL" in result.stderr
+
+    # NCCL found later: the binaries are built and the note of their absence is gone.
+    result, built = make(tree, "ARCH=sm_90", "all", "test-programs", nccl=True)
+    assert result.returncode == 0, result.stderr
+    assert set(multi_gpu(built)) == {"bin/multi_gpu_scan", "bin/multi_gpu_scan_then_add", "bin/multi_gpu_memcpy",
+                                     "build/tests/multi_gpu_skips_last_element"}, built
+    assert NO_NCCL_LINE not in result.stdout and not (tree / "build" / "no_nccl.txt").exists()
+
+
+def test_nccl_on_the_command_line_overrides_the_probe(tree):
+    result, built = make(tree, "ARCH=sm_90", "NCCL=0", "all", nccl=True)
+    assert result.returncode == 0 and multi_gpu(built) == [] and NO_NCCL_LINE in result.stdout
+    assert not (tree / "nccl_probes.log").exists()
+    result, built = make(tree, "ARCH=sm_90", "NCCL=1", "all", nccl=False)
+    assert result.returncode == 0 and "bin/multi_gpu_scan" in built and NO_NCCL_LINE not in result.stdout

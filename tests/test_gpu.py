@@ -9,7 +9,7 @@ import zlib
 import numpy as np
 import pytest
 
-from conftest import BIN, MODES, TEST_BIN, OPS, TYPES, VARIANTS, built_types, parse_rows, run, tile_items
+from conftest import BIN, MODES, TEST_BIN, OPS, TYPES, VARIANTS, built, built_types, parse_rows, run, tile_items
 
 
 def edge_sizes(tile, rng):
@@ -22,7 +22,7 @@ def edge_sizes(tile, rng):
     return sorted(s for s in sizes if s > 0)
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", built(VARIANTS))
 def test_every_combination_at_edge_sizes(gpu, seed, variant):
     rng = random.Random(seed ^ zlib.crc32(variant.encode()))
     sizes = edge_sizes(tile_items(variant), rng)
@@ -46,7 +46,7 @@ SCAN_VARIANTS = [v for v in VARIANTS if v not in {"segmented_scan", "cub_segment
                                                     "cub_radix_sort"}]
 
 
-@pytest.mark.parametrize("variant", SCAN_VARIANTS)
+@pytest.mark.parametrize("variant", built(SCAN_VARIANTS))
 def test_64_bit_and_unsigned_types_at_edge_sizes(gpu, seed, variant):
     """Every scan variant with the wide and unsigned types, at its tile's edges and a few larger
     sizes, every operator and mode (in place: the sum): each type it was built for (--help)
@@ -75,7 +75,7 @@ NOT_IN_PLACE = {"memcpy_baseline", "multi_gpu_memcpy", "segmented_scan", "cub_se
                 "radix_sort_three_kernels", "radix_sort_onesweep", "cub_radix_sort"}
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", built(VARIANTS))
 def test_in_place_at_edge_sizes(gpu, seed, variant):
     """--in-place: the output buffer is the input's. Every scan variant, every type, operator and
     mode at its tile's edge sizes, checked against the reference."""

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest import BIN, ROOT, ROW_FIELDS, SOURCES, TEST_BIN, VARIANTS, parse_rows, run
+from conftest import BIN, ROOT, ROW_FIELDS, SOURCES, TEST_BIN, VARIANTS, left_out, parse_rows, run
 
 SELFTEST = TEST_BIN / "harness_selftest"
 
@@ -27,7 +27,8 @@ def test_harness_selftest(name):
 
 
 def test_every_variant_is_built():
-    missing = [v for v in VARIANTS if not (BIN / v).exists()]
+    """Every src/*/*.cu is in bin/, but those the build left out on purpose (multi_gpu_* without NCCL)."""
+    missing = [v for v in VARIANTS if not (BIN / v).exists() and not left_out(v)]
     assert not missing, f"not built: {missing}"
     assert {"memcpy_baseline", "sequential_scan", "cub_scan", "hierarchical_kogge_stone"} <= set(VARIANTS)
 

@@ -3,7 +3,8 @@ check that catches a wrong result, the watchdog, the memory and GPU-count errors
 per GPU with one rank, and a shard of more than 2^32 elements; on two GPUs (skipped, saying so,
 where fewer are visible), every combination at sizes that leave shards empty or not a multiple
 of the tile, both NCCL modes, and the broken fixture. (Every multi_gpu_* binary also runs the
-generic edge-size tests of test_gpu.py on every visible GPU.)"""
+generic edge-size tests of test_gpu.py on every visible GPU.) A build without NCCL leaves them out:
+their tests skip with the build's line saying so (the `nccl` fixture)."""
 import os
 import re
 import subprocess
@@ -24,13 +25,13 @@ SCANS = ["multi_gpu_scan", "multi_gpu_scan_then_add"]
     (["1024", "--values"], "are for the sorts and the segmented scans"),
     (["1024", "--segment-length", "8"], "are for the sorts and the segmented scans"),
 ])
-def test_multi_gpu_usage_errors_exit_2(args, message):
+def test_multi_gpu_usage_errors_exit_2(nccl, args, message):
     result = run([BIN / "multi_gpu_scan", *args])
     assert result.returncode == 2 and message in result.stderr, result.stderr
     assert result.stdout == ""
 
 
-def test_multi_gpu_binaries_refuse_files(tmp_path):
+def test_multi_gpu_binaries_refuse_files(nccl, tmp_path):
     path = tmp_path / "in.bin"
     path.write_bytes(b"\0" * 16)
     result = run([BIN / "multi_gpu_scan", "--input", path])
@@ -61,40 +62,40 @@ def visible_gpus(gpu):
     return int(match.group(1))
 
 
-def test_fewer_gpus_than_asked_exits_4_with_the_count(gpu):
+def test_fewer_gpus_than_asked_exits_4_with_the_count(nccl, gpu):
     count = visible_gpus(gpu)
     result = run([BIN / "multi_gpu_scan", "1024", "--gpus", str(count + 1)])
     assert result.returncode == 4, result.stderr
     assert f"asks for {count + 1} GPUs in this process, but {count}" in result.stderr
 
 
-def test_a_wrong_result_exits_1_with_its_first_global_index(gpu, seed):
+def test_a_wrong_result_exits_1_with_its_first_global_index(nccl, gpu, seed):
     result = run([TEST_BIN / "multi_gpu_skips_last_element", "100000", "--gpus", "1", "--check-only", "--seed", seed])
     assert result.returncode == 1, result.stderr
     assert [r["status"] for r in parse_rows(result.stdout)] == ["FAIL"]
     assert "first at global index 99999" in result.stderr
 
 
-def test_a_hung_rank_ends_the_run_with_exit_5(gpu):
+def test_a_hung_rank_ends_the_run_with_exit_5(nccl, gpu):
     result = run([BIN / "multi_gpu_scan", "2^20", "--gpus", "1", "--inject-hang", "--timeout", "2"], timeout=120)
     assert result.returncode == 5, result.stderr
     assert [r["status"] for r in parse_rows(result.stdout)] == ["HANG"]
 
 
-def test_a_rank_without_its_nccl_id_exits_5(gpu, tmp_path):
+def test_a_rank_without_its_nccl_id_exits_5(nccl, gpu, tmp_path):
     result = run([BIN / "multi_gpu_scan", "1024", "--gpus", "2", "--rank", "1", "--nccl-id", tmp_path / "never",
                   "--timeout", "1"], timeout=120)
     assert result.returncode == 5 and "no NCCL id" in result.stderr, result.stderr
 
 
-def test_not_enough_memory_names_the_gpu_and_its_bytes(gpu):
+def test_not_enough_memory_names_the_gpu_and_its_bytes(nccl, gpu):
     result = run([BIN / "multi_gpu_scan", "2^40", "--gpus", "1", "--check-only"])
     assert result.returncode == 4, result.stderr
     assert re.search(r"not enough device memory on GPU 0 \(rank 0\): needs \d+ bytes .* \d+ bytes .* free", result.stderr)
     assert [r["status"] for r in parse_rows(result.stdout)] == ["SKIPPED(device-memory)"]
 
 
-def test_one_process_per_gpu_with_one_rank(gpu, tmp_path):
+def test_one_process_per_gpu_with_one_rank(nccl, gpu, tmp_path):
     id_file = tmp_path / "nccl.id"
     result = run([BIN / "multi_gpu_scan", "1000,2^20+3", "--gpus", "1", "--rank", "0", "--nccl-id", id_file,
                   "--mode", "inclusive,exclusive", "--check-only"])
@@ -103,7 +104,7 @@ def test_one_process_per_gpu_with_one_rank(gpu, tmp_path):
     assert not id_file.exists(), "rank 0 removes the id file once every rank has joined"
 
 
-def test_a_shard_beyond_2_to_the_32(gpu):
+def test_a_shard_beyond_2_to_the_32(nccl, gpu):
     if int(gpu.get("memory_bytes", 0)) < 40 * 2**30:
         pytest.skip("needs ~35 GB of GPU memory")
     result = run([BIN / "multi_gpu_scan", "2^32+1", "--gpus", "1", "--check-only"], timeout=600)
@@ -112,7 +113,7 @@ def test_a_shard_beyond_2_to_the_32(gpu):
 
 
 @pytest.fixture
-def two_gpus(gpu):
+def two_gpus(nccl, gpu):
     if visible_gpus(gpu) < 2:
         pytest.skip("needs 2 GPUs (one is visible)")
 

@@ -4,19 +4,23 @@
 #pragma once
 
 #include <cub/device/device_scan.cuh>
+#include <cub/version.cuh>
 #include <cuda/functional>
 
 #include "../core/cuda_check.cuh"
 #include "../core/ops.cuh"
 #include "../core/workspace.cuh"
 
-// The CUB functor equivalent to each zoo operator.
+// The CUB functor equivalent to each zoo operator. Max and min are cuda::maximum / cuda::minimum
+// from CCCL 2.8 on (cub::Max and cub::Min are deprecated there and gone in 3.0); the CCCL 2.x of
+// CUDA 12.0-12.8 has only cub::Max and cub::Min.
 template <class Op>
 struct CubOperator;
 template <>
 struct CubOperator<zoo::Sum> {
   using type = cuda::std::plus<>;
 };
+#if CUB_VERSION >= 200800
 template <>
 struct CubOperator<zoo::Max> {
   using type = cuda::maximum<>;
@@ -25,6 +29,16 @@ template <>
 struct CubOperator<zoo::Min> {
   using type = cuda::minimum<>;
 };
+#else
+template <>
+struct CubOperator<zoo::Max> {
+  using type = cub::Max;
+};
+template <>
+struct CubOperator<zoo::Min> {
+  using type = cub::Min;
+};
+#endif
 
 struct CubScan {
   // One call site for both uses: with no storage CUB only reports the bytes it needs.
