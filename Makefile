@@ -90,7 +90,8 @@ endif
 # (minutes of compiling), and two fixtures of tests/test_gpu.py. test-programs builds them where a
 # GPU is visible (nvidia-smi), where their tests run; GPU_TESTS=1 builds them anyway (to see that
 # they compile), GPU_TESTS=0 leaves them out.
-GPU_ONLY_TEST_PROGRAMS := build/tests/api_selftest build/tests/copy_posing_as_scan build/tests/noisy_copy
+GPU_ONLY_TEST_PROGRAMS := build/tests/api_selftest build/tests/api_forms_selftest build/tests/copy_posing_as_scan \
+  build/tests/noisy_copy
 ifndef GPU_TESTS
 GPU_TESTS := $(shell nvidia-smi -L 2>/dev/null | grep -q '^GPU' && echo 1 || echo 0)
 endif
@@ -130,13 +131,15 @@ $(filter bin/cub_% bin/thrust_%,$(BINARIES)): private SPILL_CHECK :=
 # Test-only programs (tests/cuda/): the harness's host unit tests and fixture variants that
 # provoke the exit codes a real variant should never give. Built outside bin/, so bench.sh and
 # the variant sweep never see them.
-build/tests/%: tests/cuda/%.cu $(DEPENDS) | build/tests
+build/tests/%: tests/cuda/%.cu $(wildcard tests/cuda/*.cuh) $(DEPENDS) | build/tests
 	$(NVCC) $(NVCCFLAGS) $(SPILL_CHECK) -Isrc -Iinclude -o $@ $< $(LDFLAGS)
 
 # The library's self-test instantiates the tuned kernel for 64-bit and 16-byte element types,
 # whose largest tiles spill registers: a cost for those types, not a bug (the zoo's int32 and
 # float32 kernels, in bin/, stay spill-checked).
-build/tests/api_selftest: private SPILL_CHECK :=
+build/tests/api_selftest build/tests/api_forms_selftest: private SPILL_CHECK :=
+# The forms' self-test scans with an extended __device__ lambda.
+build/tests/api_forms_selftest: private NVCCFLAGS += --extended-lambda
 
 # The library's examples (examples/*.cu): user programs, built against include/ only.
 build/examples/%: examples/%.cu $(DEPENDS) | build/examples

@@ -1,8 +1,11 @@
 """The library is a guest in its user's translation unit (CPU only): every header under
 include/scan_zoo/ includes only headers under include/scan_zoo/ and the toolkit's, and none
 carries a piece of the zoo's harness: no exit or abort, no printing, no device-wide or stream
-synchronization, no __constant__ variable, no ZOO_ macro, no zoo:: name."""
+synchronization, no __constant__ variable, no ZOO_ macro, no zoo:: name. And an operator or an
+initial value that cannot work is refused at compile time in one line that names the fix."""
+import os
 import re
+import subprocess
 
 import pytest
 
@@ -57,3 +60,44 @@ def test_the_lint_sees_what_it_forbids(tmp_path):
                       "void f() { ZOO_CUDA(cudaDeviceSynchronize()); zoo::Sum{}; std::exit(4); }\n")
     code = code_of(sample)
     assert {why for why, pattern in FORBIDDEN.items() if re.search(pattern, code)} == set(FORBIDDEN) - {"prints"}
+
+
+# What a user who gets an operator wrong sees: one static_assert line that names the fix, and no
+# cascade of errors from deeper in the library (the checks stop the instantiation there). Each
+# probe is compiled for the host and the device's front ends only up to the error (seconds).
+REFUSALS = {
+    "no_identity": (
+        "struct Keep { __host__ __device__ int operator()(int a, int) const { return a; } };",
+        "scan_zoo::inclusive_scan(in, out, n, Keep{}, workspace);",
+        "has no identity<U>(): give it one with scan_zoo::with_identity(op, value), or adjoin one to a "
+        "semigroup with scan_zoo::AdjoinIdentity"),
+    "not_trivially_copyable": (
+        "struct Counted {\n  int* count;\n  Counted(int* c) : count(c) {}\n"
+        "  Counted(const Counted& o) : count(o.count) {}\n"
+        "  __host__ __device__ int operator()(int a, int b) const { return a + b; }\n"
+        "  template <class U> __host__ __device__ static U identity() { return U(0); }\n};",
+        "scan_zoo::inclusive_scan(in, out, n, Counted{nullptr}, workspace);",
+        "the operator is copied into the kernel with its state, so it must be trivially copyable"),
+    "device_initial_of_another_type": (
+        "",
+        "const long long* initial = nullptr;\n"
+        "scan_zoo::exclusive_scan(in, out, n, scan_zoo::device_value(initial), scan_zoo::Plus{}, workspace);",
+        "an initial value in device memory must have the accumulator's type"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(REFUSALS))
+def test_a_wrong_operator_or_initial_value_is_refused_in_one_line(case, tmp_path):
+    declarations, call, message = REFUSALS[case]
+    source = tmp_path / f"{case}.cu"
+    source.write_text(f"#include <scan_zoo/scan.cuh>\n{declarations}\n"
+                      "void f(const int* in, int* out, long long n, scan_zoo::Workspace& workspace) {\n"
+                      f"{call}\n}}\n")
+    result = subprocess.run([os.environ.get("NVCC", "nvcc"), "-std=c++17", "-arch=sm_90", "-c", "-I",
+                             str(ROOT / "include"), "-o", str(tmp_path / "probe.o"), str(source)],
+                            capture_output=True, text=True, timeout=600)
+    output = result.stdout + result.stderr
+    assert result.returncode != 0, f"{case} compiled"
+    errors = [line for line in output.splitlines()
+              if re.search(r"\berror\b", line) and not re.search(r"errors? detected in the compilation", line)]
+    assert len(errors) == 1 and message in errors[0], "\n".join(errors[:10]) or output[-2000:]

@@ -34,9 +34,9 @@ struct NoWait : Config {
     typename Config::template State<T> state;
     std::int64_t tile;
     template <class U, class Op>
-    __device__ U get_in_warp0(U total) const {
+    __device__ U get_in_warp0(U total, const Op& op) const {
       if (lane_id() == 0) state.publish(tile, kTileInclusive, total);
-      return Op::template identity<U>();
+      return op.template identity<U>();
     }
   };
 };

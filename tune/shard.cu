@@ -20,7 +20,7 @@ using tuned::kSpaceSize;
 
 template <int I>
 void describe(cudaFuncAttributes& attributes, int& blocks_per_sm) {
-  const auto kernel = tuned_scan_kernel<ConfigAt<I>, std::int32_t, Sum>;
+  const auto kernel = tuned_scan_kernel<ConfigAt<I>, scan_zoo::detail::ScanArgs<std::int32_t, std::int32_t, std::int32_t, Sum>>;
   ZOO_CUDA(cudaFuncGetAttributes(&attributes, kernel));
   ZOO_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kernel, ConfigAt<I>::kThreads, 0));
 }

@@ -32,8 +32,9 @@
 //                   scans in place), its element count (0 is allowed: an empty shard), its NCCL
 //                   communicator (the shard's place in the global array is its rank), a stream of
 //                   its device, and a Workspace (scan.cuh) used only with that device.
-//   op, T           as in scan.cuh: associative, stateless, with an identity; T trivially copyable
-//                   (the totals travel as bytes).
+//   op, T           as in scan.cuh: op associative, with an identity, copied into the kernels with
+//                   its state; one trivially copyable T for input, output and accumulator (the
+//                   totals travel as bytes).
 //   initial         sharded_exclusive_scan's value in front of the global array's element 0.
 // Errors: a ShardedStatus, never the end of the process: the first CUDA error (cuda) or NCCL error
 // (nccl) of the calls made; cudaErrorInvalidValue for a null shard list, a negative n or a null
@@ -97,8 +98,7 @@ using ReduceBlock = RegisterTile<kWarpSize * kReduceWarps, kReduceItems>;
 // block returns the arrival counter to zero for the next reduce.
 template <class T, class Op>
 __global__ void __launch_bounds__(kWarpSize * kReduceWarps)
-    shard_reduce_kernel(const T* in, std::int64_t n, T* block_totals, unsigned* arrivals, T* total) {
-  const Op op;
+    shard_reduce_kernel(const T* in, std::int64_t n, T* block_totals, unsigned* arrivals, T* total, Op op) {
   const std::int64_t runs = ceil_div<std::int64_t>(n, ReduceRun::kTileItems);
   const std::int64_t block_first = runs * blockIdx.x / gridDim.x;
   const std::int64_t block_runs = runs * (blockIdx.x + 1) / gridDim.x - block_first;
@@ -106,15 +106,14 @@ __global__ void __launch_bounds__(kWarpSize * kReduceWarps)
   const std::int64_t first = block_first + block_runs * warp / kReduceWarps;
   const std::int64_t last = block_first + block_runs * (warp + 1) / kReduceWarps;
 
-  T warp_total = Op::template identity<T>();
+  T warp_total = op.template identity<T>();
   for (std::int64_t run = first; run < last; ++run) {
     const std::int64_t begin = run * ReduceRun::kTileItems;
     T items[kReduceItems];
-    ReduceRun::load(in + begin, tile_extent(begin, n, ReduceRun::kTileItems), items,
-                    Op::template identity<T>());
-    warp_total = op(warp_total, ReduceRun::template reduce_warp<T, Op>(items));
+    ReduceRun::load(in + begin, tile_extent(begin, n, ReduceRun::kTileItems), items, op.template identity<T>());
+    warp_total = op(warp_total, ReduceRun::template reduce_warp<T, Op>(items, op));
   }
-  const T block_total = ReduceBlock::template combine_warps<T, Op>(warp_total).tile;
+  const T block_total = ReduceBlock::template combine_warps<T, Op>(warp_total, op).tile;
 
   // Publish this block's total; the last block to arrive has everyone's.
   __shared__ bool last_block;
@@ -130,12 +129,12 @@ __global__ void __launch_bounds__(kWarpSize * kReduceWarps)
   const unsigned blocks = gridDim.x;
   const unsigned mine_first = blocks * threadIdx.x / blockDim.x;
   const unsigned mine_last = blocks * (threadIdx.x + 1) / blockDim.x;
-  T folded = Op::template identity<T>();
+  T folded = op.template identity<T>();
   for (unsigned b = mine_first; b < mine_last; ++b) folded = op(folded, block_totals[b]);
   ShuffleWarpScan::Storage<T> no_storage;
   const T warp_folded =
-      shuffle_from(ShuffleWarpScan::inclusive<T, Op>(folded, no_storage), kWarpSize - 1);
-  const T everything = ReduceBlock::template combine_warps<T, Op>(warp_folded).tile;
+      shuffle_from(ShuffleWarpScan::inclusive<T, Op>(folded, no_storage, op), kWarpSize - 1);
+  const T everything = ReduceBlock::template combine_warps<T, Op>(warp_folded, op).tile;
   if (threadIdx.x == 0) {
     *total = everything;
     cuda::atomic_ref<unsigned, cuda::thread_scope_device>(*arrivals).store(0u, cuda::memory_order_relaxed);
@@ -194,7 +193,7 @@ struct ShardPlan {
 
 // 1. Reduce each shard into its own slot of the gathered totals (and prepare its scan).
 template <class T, class Op>
-ShardedStatus reduce_shards(const Shard<T>* shards, int count, std::vector<ShardPlan<T>>& plans) {
+ShardedStatus reduce_shards(const Shard<T>* shards, int count, const Op& op, std::vector<ShardPlan<T>>& plans) {
   ShardedStatus status;
   for (int i = 0; i < count && status.ok(); ++i) {
     const Shard<T>& s = shards[i];
@@ -206,7 +205,7 @@ ShardedStatus reduce_shards(const Shard<T>* shards, int count, std::vector<Shard
     if ((status.cuda = reduce_blocks_per_device<T, Op>(s.device, blocks)) != cudaSuccess) break;
     const std::size_t reserved_bytes =
         bytes_of_layout([&](ScratchCarver& counter) { ShardedReserve<T>::carve(counter, blocks, ranks); });
-    if ((status.cuda = prepare_scan<T, Op>(s.n, reserved_bytes, *s.workspace, s.stream, plan.prepared)) != cudaSuccess)
+    if ((status.cuda = prepare_scan<T>(s.n, reserved_bytes, kAutomatic, *s.workspace, s.stream, plan.prepared)) != cudaSuccess)
       break;
     ScratchCarver carver(plan.prepared.reserved);
     plan.reserve = ShardedReserve<T>::carve(carver, blocks, ranks);
@@ -216,7 +215,7 @@ ShardedStatus reduce_shards(const Shard<T>* shards, int count, std::vector<Shard
     const int grid = static_cast<int>(std::max<std::int64_t>(
         1, std::min<std::int64_t>(blocks, ceil_div<std::int64_t>(runs, kReduceWarps))));
     shard_reduce_kernel<T, Op><<<grid, kWarpSize * kReduceWarps, 0, s.stream>>>(
-        s.in, s.n, plan.reserve.block_totals, plan.reserve.arrivals, plan.reserve.totals + plan.rank);
+        s.in, s.n, plan.reserve.block_totals, plan.reserve.arrivals, plan.reserve.totals + plan.rank, op);
     status.cuda = cudaGetLastError();
   }
   return status;
@@ -239,7 +238,7 @@ ShardedStatus exchange_totals(const Shard<T>* shards, int count, const std::vect
 
 // 3. Scan each shard with `initial` and the totals of the shards before it in front.
 template <class T, class Op>
-ShardedStatus scan_shards(const Shard<T>* shards, int count, const std::vector<ShardPlan<T>>& plans,
+ShardedStatus scan_shards(const Shard<T>* shards, int count, const Op& op, const std::vector<ShardPlan<T>>& plans,
                           ScanKind kind, T initial) {
   ShardedStatus status;
   for (int i = 0; i < count && status.ok(); ++i) {
@@ -247,14 +246,18 @@ ShardedStatus scan_shards(const Shard<T>* shards, int count, const std::vector<S
     const ShardPlan<T>& plan = plans[i];
     if (s.n == 0) continue;
     if ((status.cuda = cudaSetDevice(s.device)) != cudaSuccess) break;
-    status.cuda = launch_scan<T, Op>(plan.prepared, s.in, s.out, s.n, kind,
-                                     {initial, plan.reserve.totals, static_cast<std::uint32_t>(plan.rank)}, s.stream);
+    const ScanFront<T> front{initial, plan.reserve.totals, static_cast<std::uint32_t>(plan.rank)};
+    const ScanArgs<T, T, T, Op> args{s.in, s.out, s.n, kind == ScanKind::Exclusive, front, op};
+    status.cuda = TunedDispatch::launch(plan.prepared.config, args, plan.prepared.descriptors, plan.prepared.epoch,
+                                        s.stream);
   }
   return status;
 }
 
 template <class T, class Op>
-ShardedStatus sharded_scan(const Shard<T>* shards, int count, ScanKind kind, T initial) {
+ShardedStatus sharded_scan(const Shard<T>* shards, int count, ScanKind kind, T initial, const Op& op) {
+  static_assert(std::is_trivially_copyable<Op>::value,
+                "scan_zoo: the operator is copied into the kernels with its state, so it must be trivially copyable");
   ShardedStatus status;
   if (shards == nullptr || count < 1) status.cuda = cudaErrorInvalidValue;
   for (int i = 0; i < count && status.ok(); ++i) {
@@ -266,9 +269,9 @@ ShardedStatus sharded_scan(const Shard<T>* shards, int count, ScanKind kind, T i
   if (status.ok()) status.cuda = cudaGetDevice(&caller_device);
   if (!status.ok()) return status;
   std::vector<ShardPlan<T>> plans(count);
-  status = reduce_shards<T, Op>(shards, count, plans);
+  status = reduce_shards<T, Op>(shards, count, op, plans);
   if (status.ok()) status = exchange_totals(shards, count, plans);
-  if (status.ok()) status = scan_shards<T, Op>(shards, count, plans, kind, initial);
+  if (status.ok()) status = scan_shards<T, Op>(shards, count, op, plans, kind, initial);
   const cudaError_t restored = cudaSetDevice(caller_device);
   if (status.ok()) status.cuda = restored;
   return status;
@@ -279,14 +282,14 @@ ShardedStatus sharded_scan(const Shard<T>* shards, int count, ScanKind kind, T i
 // out = the inclusive scan of the global array (every rank's shard, in rank order), each GPU
 // writing its own shard.
 template <class T, class Op>
-ShardedStatus sharded_inclusive_scan(const Shard<T>* shards, int count, Op) {
-  return detail::sharded_scan<T, Op>(shards, count, detail::ScanKind::Inclusive, Op::template identity<T>());
+ShardedStatus sharded_inclusive_scan(const Shard<T>* shards, int count, Op op) {
+  return detail::sharded_scan<T, Op>(shards, count, detail::ScanKind::Inclusive, op.template identity<T>(), op);
 }
 
 // out = the exclusive scan of the global array with `initial` in front of its element 0.
 template <class T, class Op>
-ShardedStatus sharded_exclusive_scan(const Shard<T>* shards, int count, T initial, Op) {
-  return detail::sharded_scan<T, Op>(shards, count, detail::ScanKind::Exclusive, initial);
+ShardedStatus sharded_exclusive_scan(const Shard<T>* shards, int count, T initial, Op op) {
+  return detail::sharded_scan<T, Op>(shards, count, detail::ScanKind::Exclusive, initial, op);
 }
 
 }  // namespace scan_zoo

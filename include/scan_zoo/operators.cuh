@@ -4,11 +4,14 @@
 // An operator is an associative functor on T with
 //   __host__ __device__ T operator()(const T& a, const T& b) const   (a holds the earlier elements:
 //                                                                      never assumed commutative)
-//   template <class U> __host__ __device__ static U identity()       (op(identity, x) == x == op(x, identity))
+//   template <class U> __host__ __device__ U identity() [const]      (op(identity, x) == x == op(x, identity);
+//                                                                      static or a member)
+// It is copied into the kernels by value, state included (a modulus, a tolerance), and so must
+// be trivially copyable.
 // The kernels pad the last tile and start every running prefix with the identity, in registers,
-// with no branch on whether a slot is real (CUB guards its partial tiles instead). An operator
-// without an identity (a semigroup, such as "keep the first") gets one adjoined: scan
-// Adjoined<T> elements with AdjoinIdentity<YourOp>.
+// with no branch on whether a slot is real (CUB guards its partial tiles instead). A callable
+// without one gets it from with_identity(fn, value); a semigroup, which has none (such as "keep
+// the first"), gets one adjoined: scan Adjoined<T> elements with AdjoinIdentity.
 #pragma once
 
 #include <cuda/std/limits>
@@ -56,9 +59,36 @@ struct Min {
   }
 };
 
+// An operator from any callable on T and its identity element: a lambda (an extended __device__
+// or __host__ __device__ lambda under nvcc --extended-lambda, or a function object with state,
+// captured or held). The callable's result is converted to the operands' type.
+template <class Fn, class T>
+struct WithIdentity {
+  Fn fn;
+  T identity_element;
+
+  template <class U>
+  __host__ __device__ U identity() const {
+    return static_cast<U>(identity_element);
+  }
+  // The kernels call it on the device; a __device__-only callable is never called on the host.
+#pragma nv_exec_check_disable
+  template <class U>
+  __host__ __device__ U operator()(const U& earlier, const U& later) const {
+    return static_cast<U>(fn(earlier, later));
+  }
+};
+
+template <class Fn, class T>
+WithIdentity<Fn, T> with_identity(Fn fn, T identity_element) {
+  return {fn, identity_element};
+}
+
 // Every operator has an identity after adjoining a new element, "absent", that each side passes
-// through: scan Adjoined<T> elements ({value, true}) with AdjoinIdentity<Op>; its identity is
-// {T{}, false}. The price is the flag's bytes in each element (padded to T's alignment).
+// through: scan Adjoined<T> elements ({value, true}) with AdjoinIdentity<Semigroup>; its identity
+// is {T{}, false}. The price is the flag's bytes in each element (padded to T's alignment). The
+// semigroup travels inside, state and all: AdjoinIdentity<KeepFirst>{} for a stateless one,
+// AdjoinIdentity{semigroup} for one with state (or a lambda).
 template <class T>
 struct Adjoined {
   T value;
@@ -67,16 +97,22 @@ struct Adjoined {
 
 template <class Semigroup>
 struct AdjoinIdentity {
+  Semigroup semigroup;
+
   template <class U>
   __host__ __device__ static U identity() {
     return U{};  // Adjoined<T>{T{}, false}
   }
+#pragma nv_exec_check_disable
   template <class T>
   __host__ __device__ Adjoined<T> operator()(const Adjoined<T>& earlier, const Adjoined<T>& later) const {
     if (!earlier.present) return later;
     if (!later.present) return earlier;
-    return {Semigroup{}(earlier.value, later.value), true};
+    return {static_cast<T>(semigroup(earlier.value, later.value)), true};
   }
 };
+
+template <class Semigroup>
+AdjoinIdentity(Semigroup) -> AdjoinIdentity<Semigroup>;
 
 }  // namespace scan_zoo

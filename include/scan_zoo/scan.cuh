@@ -1,11 +1,12 @@
 // scan_zoo/scan.cuh -- the zoo's fastest scan, for your own code. Header-only; this is the one
-// include. Version 0.1.0 (SCAN_ZOO_VERSION); MIT licence (LICENSE).
+// include. Version SCAN_ZOO_VERSION (below); MIT licence (LICENSE).
 //
 //   #include <scan_zoo/scan.cuh>
 //
 //   scan_zoo::Workspace workspace;                 // reusable scratch memory, see below
 //   cudaError_t e = scan_zoo::inclusive_scan(d_in, d_out, n, scan_zoo::Plus{}, workspace, stream);
-//   e = scan_zoo::exclusive_scan(d_in, d_out, n, T(100), scan_zoo::Plus{}, workspace, stream);
+//   e = scan_zoo::exclusive_scan(d_flags, d_offsets, n, 0, scan_zoo::Plus{}, workspace, stream,
+//                                {d_offsets + n});  // uint8 flags -> int64 offsets, and the total
 //
 // What it runs: the tuned kernel (detail/tuned_kernel.cuh), a one-launch decoupled look-back
 // over register-resident tiles, with the configuration measured fastest for this GPU and this N
@@ -14,26 +15,59 @@
 // scan_zoo::detail): no exit, no print, no synchronization of the device except where a
 // Workspace grows (cudaMalloc), below.
 //
+// The six scans (each returns a cudaError_t; Acc, first and optional, is the accumulator type):
+//   inclusive_scan(in, out, n, op, workspace, stream = 0, options = {})
+//       out[i] = in[0] op in[1] op ... op in[i]
+//   inclusive_scan_init(in, out, n, initial, op, workspace, stream = 0, options = {})
+//       out[i] = initial op in[0] op ... op in[i]
+//   exclusive_scan(in, out, n, initial, op, workspace, stream = 0, options = {})
+//       out[0] = initial, out[i] = initial op in[0] op ... op in[i - 1]
+//   reverse_inclusive_scan, reverse_inclusive_scan_init, reverse_exclusive_scan (same arguments):
+//       the same scans of the sequence read from its end, written back in place of the elements
+//       they end at: out[i] = in[n - 1] op in[n - 2] op ... op in[i] (inclusive), the suffix
+//       sums of a backward pass, and out[n - 1] = initial for the exclusive one. The element
+//       nearer the end is the earlier operand, on the left: a reversed scan is the forward scan
+//       of the reversed array.
+//
 // Arguments:
-//   in, out   device pointers to n elements; out == in scans in place. Any other overlap is not
-//             allowed.
-//   n         64-bit; 0 does nothing.
-//   op        an associative operator on T, stateless (it is default-constructed on the GPU), with
-//             `__host__ __device__ T operator()(const T& a, const T& b) const`, where a holds the
-//             earlier elements (the operator need not be commutative), and an identity element,
-//             `template <class U> __host__ __device__ static U identity()`. scan_zoo::Plus, Max
-//             and Min are such operators for numbers (operators.cuh). An operator without an
-//             identity (a semigroup, such as "keep the first") gets one adjoined by
-//             AdjoinIdentity (operators.cuh).
-//   T         any trivially copyable type. 32-bit types use the fastest tile descriptor (value
-//             and status in one 64-bit word), 64-bit types (int64, double) two such words; other
-//             sizes (a struct) a status word and value slots (detail/tile_state.cuh).
-//   initial   exclusive_scan's value in front of element 0: out[0] = initial,
-//             out[i] = initial op in[0] op ... op in[i - 1].
+//   in, out   device pointers to n elements of In and Out; out == in scans in place (In and Out
+//             of one size). Any other overlap is not allowed.
+//   n         64-bit; 0 writes nothing but the total (options).
+//   op        an associative operator on Acc: `__host__ __device__ Acc operator()(const Acc& a,
+//             const Acc& b) const`, where a holds the earlier elements (the operator need not be
+//             commutative), with an identity element: a member `template <class U> U identity()`,
+//             static or not. It is copied into the kernel with its state (a modulus, a tolerance),
+//             so it must be trivially copyable. scan_zoo::Plus, Max and Min are such operators for
+//             numbers (operators.cuh). A callable without an identity (a lambda, an operator of
+//             your own) gets one from scan_zoo::with_identity(fn, value); a semigroup (such as
+//             "keep the first") gets one adjoined by scan_zoo::AdjoinIdentity (operators.cuh).
+//             Extended lambdas (nvcc --extended-lambda) work through with_identity.
+//   initial   a value, converted to Acc, or scan_zoo::device_value(pointer): an Acc in device
+//             memory, read when the scan runs (written by an earlier kernel in the stream).
+//   options   Options<Out>: `total`, device memory for one Out, receives the reduction of the
+//             whole input with the initial value in front (CSR offsets: pass out + n, and
+//             allocate n + 1); `config` forces one configuration of the shipped table (an index
+//             below kConfigCount; kAutomatic, the default, picks from the table).
+//
+// Types: In -> Acc -> Out. Every element is converted to Acc as it is loaded, the scan runs in
+// Acc (registers and tile descriptors), and every result is converted to Out as it is stored.
+// Acc is Out by default (a uint8 -> int64 scan accumulates in int64), except that __half and
+// __nv_bfloat16 accumulate in float: scan_zoo::accumulator_t<Acc, Out>. Name it to choose, e.g.
+// inclusive_scan<double>(in_float, out_float, ...). Any trivially copyable Acc works; 32-bit Acc
+// use the fastest tile descriptor (value and status in one 64-bit word), 64-bit Acc two such
+// words, other sizes (a struct) a status word and value slots (detail/tile_state.cuh).
+//
 // Errors: every function returns a cudaError_t and never ends the process: cudaErrorInvalidValue
-// for a negative n or a null pointer with n > 0, else the first error of the CUDA calls made
-// (a device query, an allocation, the launch). Errors of the kernel itself surface, as always in
-// CUDA, at the next synchronization.
+// for a negative n, a null pointer with n > 0, in == out with In and Out of different sizes, or
+// a forced configuration out of range; else the first error of the CUDA calls made (a device
+// query, an allocation, the launch). Errors of the kernel itself surface, as always in CUDA, at
+// the next synchronization. An operator without an identity, or not trivially copyable, is a
+// compile error that says so in one line.
+//
+// Determinism: integer scans (any operator on integers) give the same bits every run. A
+// floating-point sum is associative only approximately, and each tile's carry-in is the
+// reduction of the tiles before it grouped as the look-back found their descriptors, which
+// depends on timing: two runs may differ in the last bits (README, "Determinism").
 //
 // The workspace, and why it is an object rather than CUB's two-phase (null pointer, then run)
 // convention: the scan is one launch because its tile descriptors carry the run's epoch, a number
@@ -45,20 +79,23 @@
 //   - A Workspace() allocates its memory on first use and grows it when a larger scan needs more
 //     (cudaMalloc: the call that grows it synchronizes the device); it frees it when destroyed.
 //     Workspace(memory, bytes) uses the caller's device memory instead, whatever it holds: it is
-//     zeroed in the stream of its first scan. A scan that needs more than `bytes` returns
-//     cudaErrorInvalidValue.
+//     zeroed in the stream of its first scan. workspace_bytes<Acc>(n) is enough for any scan of
+//     n elements with accumulator Acc, whatever configuration runs; a scan that needs more than
+//     `bytes` returns cudaErrorInvalidValue.
 //   - One scan at a time per workspace: scans in different streams at once need a workspace each
 //     (scans of one workspace in one stream may follow each other freely).
 //   - Each scan takes the next epoch (30 bits); when they run out, after 2^30 - 1 scans, the
 //     memory is zeroed again (one memset) and counting restarts. A scan whose descriptors lie
-//     differently from the previous scan's also zeroes it first: a change of element size, and,
-//     for elements that are not 32-bit, a change of tile count (detail::descriptor_layout).
+//     differently from the previous scan's also zeroes it first: a change of accumulator size,
+//     and, for an Acc that is not 32- or 64-bit, a change of tile count (detail::descriptor_layout).
 //   - A failed call leaves the workspace usable: an epoch is never reused, even by a call whose
 //     launch failed.
 // Forward progress: tiles wait only on tiles with smaller indices and rely on blocks being
 // dispatched in blockIdx.x order, as NVIDIA GPUs do and CUB's scan also relies on.
 #pragma once
 
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -79,6 +116,44 @@
 #define SCAN_ZOO_VERSION "0.1.0"
 
 namespace scan_zoo {
+
+// The accumulator: the output type, or float for the 16-bit floats (see the top of this file).
+struct UseDefault {};
+template <class Out>
+struct DefaultAccumulator {
+  using type = Out;
+};
+template <>
+struct DefaultAccumulator<__half> {
+  using type = float;
+};
+template <>
+struct DefaultAccumulator<__nv_bfloat16> {
+  using type = float;
+};
+template <class Acc, class Out>
+using accumulator_t = std::conditional_t<std::is_same<Acc, UseDefault>::value, typename DefaultAccumulator<Out>::type, Acc>;
+
+// Let the table pick the configuration (Options::config).
+inline constexpr int kAutomatic = -1;
+// How many configurations the shipped table holds: Options::config may force any of 0 .. kConfigCount - 1.
+inline constexpr int kConfigCount = detail::TunedDispatch::kConfigCount;
+
+template <class Out>
+struct Options {
+  Out* total = nullptr;     // device memory for one Out: the reduction of everything, initial included
+  int config = kAutomatic;  // a configuration of the shipped table, or kAutomatic
+};
+
+// An initial value in device memory, read when the scan runs.
+template <class T>
+struct DeviceValue {
+  const T* pointer;
+};
+template <class T>
+DeviceValue<T> device_value(const T* pointer) {
+  return {pointer};
+}
 
 namespace detail {
 struct WorkspaceAccess;
@@ -215,21 +290,29 @@ struct PreparedScan {
   Scratch descriptors;
 };
 
-template <class T, class Op>
-cudaError_t prepare_scan(std::int64_t n, std::size_t reserved_bytes, Workspace& workspace, cudaStream_t stream,
-                         PreparedScan& prepared) {
-  static_assert(std::is_trivially_copyable<T>::value, "scan_zoo scans trivially copyable types");
-  static_assert(std::is_empty<Op>::value && std::is_default_constructible<Op>::value,
-                "the operator must be stateless: the kernels default-construct it");
-  const tuned::Table* table = nullptr;
-  if (const cudaError_t error = TunedDispatch::table_for_current_device(table); error != cudaSuccess)
-    return error;
-  prepared.config = TunedDispatch::config_for(table, n);
+// Whether op.identity<Acc>() exists (a static or non-static member template).
+template <class Op, class Acc, class = void>
+struct HasIdentity : std::false_type {};
+template <class Op, class Acc>
+struct HasIdentity<Op, Acc, std::void_t<decltype(std::declval<const Op&>().template identity<Acc>())>>
+    : std::true_type {};
+
+template <class Acc>
+cudaError_t prepare_scan(std::int64_t n, std::size_t reserved_bytes, int forced_config, Workspace& workspace,
+                         cudaStream_t stream, PreparedScan& prepared) {
+  if (forced_config == kAutomatic) {
+    const tuned::Table* table = nullptr;
+    if (const cudaError_t error = TunedDispatch::table_for_current_device(table); error != cudaSuccess)
+      return error;
+    prepared.config = TunedDispatch::config_for(table, n);
+  } else {
+    prepared.config = forced_config;
+  }
   reserved_bytes = ceil_div<std::size_t>(reserved_bytes, 256) * 256;  // descriptors stay 256-byte aligned
-  const std::size_t descriptor_bytes = TunedDispatch::workspace_bytes<T, Op>(prepared.config, n);
+  const std::size_t descriptor_bytes = TunedDispatch::workspace_bytes<Acc>(prepared.config, n);
   if (const cudaError_t error =
           WorkspaceAccess::prepare(workspace, reserved_bytes + descriptor_bytes,
-                                   descriptor_layout<T>(prepared.config, n) ^ (std::uint64_t(reserved_bytes) << 40),
+                                   descriptor_layout<Acc>(prepared.config, n) ^ (std::uint64_t(reserved_bytes) << 40),
                                    stream, prepared.epoch);
       error != cudaSuccess)
     return error;
@@ -239,37 +322,118 @@ cudaError_t prepare_scan(std::int64_t n, std::size_t reserved_bytes, Workspace& 
   return cudaSuccess;
 }
 
-template <class T, class Op>
-cudaError_t launch_scan(const PreparedScan& prepared, const T* in, T* out, std::int64_t n, ScanKind kind,
-                        ScanFront<T> front, cudaStream_t stream) {
-  return TunedDispatch::launch<T, Op>(prepared.config, in, out, n, kind, front, prepared.descriptors,
-                                           prepared.epoch, stream);
+// What stands in front of element 0 for each kind of `initial`: none (the identity), a value, or
+// a value in device memory.
+struct IdentityInFront {};
+template <class Acc, class Op>
+ScanFront<Acc> front_of(IdentityInFront, const Op& op) {
+  return {op.template identity<Acc>()};
+}
+template <class Acc, class Op, class T>
+ScanFront<Acc> front_of(DeviceValue<T> initial, const Op& op) {
+  static_assert(std::is_same<T, Acc>::value,
+                "scan_zoo: an initial value in device memory must have the accumulator's type (accumulator_t)");
+  if constexpr (std::is_same<T, Acc>::value) return {op.template identity<Acc>(), nullptr, 0, initial.pointer};
+  else return {op.template identity<Acc>()};  // unreachable: the static_assert has failed
+}
+template <class Acc, class Op, class T>
+ScanFront<Acc> front_of(const T& initial, const Op&) {
+  return {static_cast<Acc>(initial)};
 }
 
-template <class T, class Op>
-cudaError_t scan(const T* in, T* out, std::int64_t n, ScanKind kind, T initial, Workspace& workspace,
-                 cudaStream_t stream) {
-  if (n < 0 || (n > 0 && (in == nullptr || out == nullptr))) return cudaErrorInvalidValue;
-  if (n == 0) return cudaSuccess;
-  PreparedScan prepared;
-  if (const cudaError_t error = prepare_scan<T, Op>(n, 0, workspace, stream, prepared); error != cudaSuccess)
-    return error;
-  return launch_scan<T, Op>(prepared, in, out, n, kind, {initial}, stream);
+// The front alone, for a scan of nothing that must still write its total.
+template <class Acc, class Out, class Op>
+__global__ void write_front_kernel(ScanFront<Acc> front, Op op, Out* total) {
+  *total = static_cast<Out>(front.fold(op));
+}
+
+template <class AccChoice, bool Reverse, class In, class Out, class Init, class Op>
+cudaError_t scan(const In* in, Out* out, std::int64_t n, ScanKind kind, const Init& initial, const Op& op,
+                 Workspace& workspace, cudaStream_t stream, const Options<Out>& options) {
+  using Acc = accumulator_t<AccChoice, Out>;
+  static_assert(std::is_trivially_copyable<In>::value && std::is_trivially_copyable<Out>::value &&
+                    std::is_trivially_copyable<Acc>::value,
+                "scan_zoo scans trivially copyable types");
+  static_assert(HasIdentity<Op, Acc>::value,
+                "scan_zoo: the operator has no identity<U>(): give it one with scan_zoo::with_identity(op, value), "
+                "or adjoin one to a semigroup with scan_zoo::AdjoinIdentity (operators.cuh)");
+  static_assert(std::is_trivially_copyable<Op>::value,
+                "scan_zoo: the operator is copied into the kernel with its state, so it must be trivially copyable");
+  if constexpr (HasIdentity<Op, Acc>::value && std::is_trivially_copyable<Op>::value) {
+    if (n < 0 || (n > 0 && (in == nullptr || out == nullptr))) return cudaErrorInvalidValue;
+    if (static_cast<const void*>(in) == static_cast<const void*>(out) && sizeof(In) != sizeof(Out))
+      return cudaErrorInvalidValue;
+    if (options.config < kAutomatic || options.config >= TunedDispatch::kConfigCount) return cudaErrorInvalidValue;
+    const ScanFront<Acc> front = front_of<Acc>(initial, op);
+    if (n == 0) {
+      if (!options.total) return cudaSuccess;
+      write_front_kernel<<<1, 1, 0, stream>>>(front, op, options.total);
+      return cudaGetLastError();
+    }
+    PreparedScan prepared;
+    if (const cudaError_t error = prepare_scan<Acc>(n, 0, options.config, workspace, stream, prepared);
+        error != cudaSuccess)
+      return error;
+    const ScanArgs<In, Out, Acc, Op, Reverse> args{in, out, n, kind == ScanKind::Exclusive, front, op, options.total};
+    return TunedDispatch::launch(prepared.config, args, prepared.descriptors, prepared.epoch, stream);
+  } else {
+    return cudaErrorInvalidValue;  // unreachable: a static_assert above has failed
+  }
 }
 
 }  // namespace detail
 
-// out[i] = in[0] op in[1] op ... op in[i].
-template <class T, class Op>
-cudaError_t inclusive_scan(const T* in, T* out, std::int64_t n, Op, Workspace& workspace, cudaStream_t stream = 0) {
-  return detail::scan<T, Op>(in, out, n, detail::ScanKind::Inclusive, Op::template identity<T>(), workspace, stream);
+// The six scans (the top of this file says what each computes). AccChoice: the accumulator
+// type, or UseDefault for accumulator_t's choice.
+template <class AccChoice = UseDefault, class In, class Out, class Op>
+cudaError_t inclusive_scan(const In* in, Out* out, std::int64_t n, Op op, Workspace& workspace,
+                           cudaStream_t stream = 0, const Options<Out>& options = {}) {
+  return detail::scan<AccChoice, false>(in, out, n, detail::ScanKind::Inclusive, detail::IdentityInFront{}, op,
+                                        workspace, stream, options);
 }
 
-// out[0] = initial, out[i] = initial op in[0] op ... op in[i - 1].
-template <class T, class Op>
-cudaError_t exclusive_scan(const T* in, T* out, std::int64_t n, T initial, Op, Workspace& workspace,
-                           cudaStream_t stream = 0) {
-  return detail::scan<T, Op>(in, out, n, detail::ScanKind::Exclusive, initial, workspace, stream);
+template <class AccChoice = UseDefault, class In, class Out, class Init, class Op>
+cudaError_t inclusive_scan_init(const In* in, Out* out, std::int64_t n, const Init& initial, Op op,
+                                Workspace& workspace, cudaStream_t stream = 0, const Options<Out>& options = {}) {
+  return detail::scan<AccChoice, false>(in, out, n, detail::ScanKind::Inclusive, initial, op, workspace, stream,
+                                        options);
+}
+
+template <class AccChoice = UseDefault, class In, class Out, class Init, class Op>
+cudaError_t exclusive_scan(const In* in, Out* out, std::int64_t n, const Init& initial, Op op, Workspace& workspace,
+                           cudaStream_t stream = 0, const Options<Out>& options = {}) {
+  return detail::scan<AccChoice, false>(in, out, n, detail::ScanKind::Exclusive, initial, op, workspace, stream,
+                                        options);
+}
+
+template <class AccChoice = UseDefault, class In, class Out, class Op>
+cudaError_t reverse_inclusive_scan(const In* in, Out* out, std::int64_t n, Op op, Workspace& workspace,
+                                   cudaStream_t stream = 0, const Options<Out>& options = {}) {
+  return detail::scan<AccChoice, true>(in, out, n, detail::ScanKind::Inclusive, detail::IdentityInFront{}, op,
+                                       workspace, stream, options);
+}
+
+template <class AccChoice = UseDefault, class In, class Out, class Init, class Op>
+cudaError_t reverse_inclusive_scan_init(const In* in, Out* out, std::int64_t n, const Init& initial, Op op,
+                                        Workspace& workspace, cudaStream_t stream = 0,
+                                        const Options<Out>& options = {}) {
+  return detail::scan<AccChoice, true>(in, out, n, detail::ScanKind::Inclusive, initial, op, workspace, stream,
+                                       options);
+}
+
+template <class AccChoice = UseDefault, class In, class Out, class Init, class Op>
+cudaError_t reverse_exclusive_scan(const In* in, Out* out, std::int64_t n, const Init& initial, Op op,
+                                   Workspace& workspace, cudaStream_t stream = 0, const Options<Out>& options = {}) {
+  return detail::scan<AccChoice, true>(in, out, n, detail::ScanKind::Exclusive, initial, op, workspace, stream,
+                                       options);
+}
+
+// Bytes of device memory that a Workspace(memory, bytes) needs for any scan of n elements with
+// accumulator Acc, whichever configuration runs (at most a few percent of the data for 32-bit
+// values at small tiles, far less at the large tiles the table picks for large n).
+template <class Acc>
+std::size_t workspace_bytes(std::int64_t n) {
+  return n > 0 ? detail::TunedDispatch::max_workspace_bytes<Acc>(n) : 0;
 }
 
 }  // namespace scan_zoo

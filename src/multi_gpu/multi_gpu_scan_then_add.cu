@@ -44,7 +44,7 @@ __global__ void __launch_bounds__(AddTile::kThreads)
     add_carry_kernel(T* out, std::int64_t n, const T* totals, std::uint32_t earlier) {
   const std::int64_t begin = std::int64_t(blockIdx.x) * AddTile::kTileItems;
   const int valid = zoo::tile_extent(begin, n, AddTile::kTileItems);
-  const T carry = zoo::ScanFront<T>{Op::template identity<T>(), totals, earlier}.template fold<Op>();
+  const T carry = zoo::ScanFront<T>{Op::template identity<T>(), totals, earlier}.fold(Op{});
   T items[AddTile::kItems];
   AddTile::load(out + begin, valid, items, Op::template identity<T>());
   AddTile::template prepend<T, Op>(items, carry);

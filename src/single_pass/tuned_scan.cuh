@@ -20,16 +20,27 @@
 
 namespace zoo {
 
+// The harness's scans: one type in and out, a stateless operator, forward, no total.
+template <class T, class Op>
+scan_zoo::detail::ScanArgs<T, T, T, Op> harness_scan_args(const T* in, T* out, std::int64_t n, ScanKind kind) {
+  return {in, out, n, kind == ScanKind::Exclusive, {Op::template identity<T>()}, Op{}};
+}
+
 // One configuration in the harness's shape: epochs from RunEpochs (keyed by the workspace's
 // address), exit on error.
 template <class Config>
 struct TunedScan : scan_zoo::detail::TunedScan<Config> {
   template <class T, class Op>
+  static std::size_t workspace_bytes(std::int64_t n) {
+    return scan_zoo::detail::TunedScan<Config>::template workspace_bytes<T>(n);
+  }
+
+  template <class T, class Op>
   static void run(const T* in, T* out, std::int64_t n, ScanKind kind, Workspace workspace, cudaStream_t stream) {
     const std::int64_t tiles = ceil_div<std::int64_t>(n, Config::kTileItems);
     const std::uint32_t epoch = tiles > 1 ? RunEpochs::next(workspace, stream) : 0u;
-    ZOO_CUDA((scan_zoo::detail::TunedScan<Config>::template launch<T, Op>(
-        in, out, n, kind, {Op::template identity<T>()}, workspace, epoch, stream)));
+    ZOO_CUDA(scan_zoo::detail::TunedScan<Config>::launch(harness_scan_args<T, Op>(in, out, n, kind), workspace, epoch,
+                                                         stream));
   }
 };
 
@@ -48,13 +59,13 @@ struct TunedDispatch : scan_zoo::detail::TunedDispatch {
 
   template <class T, class Op>
   static std::size_t workspace_bytes(std::int64_t n) {
-    return workspace_bytes<T, Op>(config_for(n), n);
+    return workspace_bytes<T>(config_for(n), n);
   }
 
   template <class T, class Op>
   static void run(const T* in, T* out, std::int64_t n, ScanKind kind, Workspace workspace, cudaStream_t stream) {
-    ZOO_CUDA((launch<T, Op>(config_for(n), in, out, n, kind, {Op::template identity<T>()}, workspace,
-                            RunEpochs::next(workspace, stream), stream)));
+    ZOO_CUDA(launch(config_for(n), harness_scan_args<T, Op>(in, out, n, kind), workspace,
+                    RunEpochs::next(workspace, stream), stream));
   }
 };
 

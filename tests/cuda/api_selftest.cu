@@ -35,24 +35,10 @@
 #include <vector>
 
 #include "baselines/cub_reference.cuh"
+#include "matrix_product.cuh"
 
 namespace {
 
-// A 2x2 matrix of 32-bit unsigned integers (arithmetic mod 2^32: every product exact) and its
-// product, associative but not commutative: the test of operand order.
-struct Mat2 {
-  std::uint32_t a, b, c, d;
-  bool operator==(const Mat2& o) const { return a == o.a && b == o.b && c == o.c && d == o.d; }
-};
-struct Mat2Product {
-  __host__ __device__ Mat2 operator()(const Mat2& x, const Mat2& y) const {
-    return {x.a * y.a + x.b * y.c, x.a * y.b + x.b * y.d, x.c * y.a + x.d * y.c, x.c * y.b + x.d * y.d};
-  }
-  template <class U>
-  __host__ __device__ static U identity() {
-    return {1, 0, 0, 1};
-  }
-};
 
 // The rectangular band: (a, b) op (c, d) = (a, d). Associative, not commutative, and without an
 // identity (no e has e op x = x for every x), so it is scanned through scan_zoo::AdjoinIdentity.

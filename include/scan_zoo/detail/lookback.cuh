@@ -60,27 +60,31 @@ using LookbackBackoff = SleepBackoff<600, 300>;
 // scan (segmented.cuh), a tile that contains a segment start, whose total is the reduction
 // since its last start. It publishes that total as INCLUSIVE at once, so that no successor's walk
 // goes past it; it still walks back itself, for its elements before its first segment start.
+// `op` is the scan's operator, stateful or not (the zoo's variants, which name operator types
+// only, leave it to the default).
 template <class T, class Op, class Backoff, class State, class Walk>
-__device__ T look_back_in_warp0(const State& state, std::int64_t tile, T total, bool closed, Walk&& walk) {
+__device__ T look_back_in_warp0(const State& state, std::int64_t tile, T total, bool closed, Walk&& walk,
+                                const Op& op = Op{}) {
   const bool leader = lane_id() == 0;
   if (tile == 0) {
     if (leader) state.publish(0, kTileInclusive, total);
-    return Op::template identity<T>();
+    return op.template identity<T>();
   }
   if (leader) state.publish(tile, closed ? kTileInclusive : kTileAggregate, total);
   Backoff::before_first_poll();
   const T prefix = walk();
-  if (leader && !closed) state.publish(tile, kTileInclusive, Op{}(prefix, total));
+  if (leader && !closed) state.publish(tile, kTileInclusive, op(prefix, total));
   return prefix;
 }
 
 // The same for the whole block: warp 0 looks back, and the carry-in reaches every thread through
 // shared memory and one barrier.
 template <class T, class Op, class Backoff, class State, class Walk>
-__device__ T decoupled_lookback(const State& state, std::int64_t tile, T total, bool closed, Walk&& walk) {
+__device__ T decoupled_lookback(const State& state, std::int64_t tile, T total, bool closed, Walk&& walk,
+                               const Op& op = Op{}) {
   __shared__ T carry;
   if (warp_id() == 0) {
-    const T prefix = look_back_in_warp0<T, Op, Backoff>(state, tile, total, closed, walk);
+    const T prefix = look_back_in_warp0<T, Op, Backoff>(state, tile, total, closed, walk, op);
     if (lane_id() == 0) carry = prefix;
   }
   __syncthreads();
@@ -95,21 +99,20 @@ struct WarpLookback {
   // The carry-in to every thread of the block (the carry-in source contract of the zoo's tile
   // policies, src/blocks/tile_policies.cuh).
   template <class T, class Op>
-  __device__ T get(T total, bool closed = false) const {
-    return decoupled_lookback<T, Op, Backoff>(state, tile, total, closed, [&] { return walk<T, Op>(); });
+  __device__ T get(T total, bool closed = false, const Op& op = Op{}) const {
+    return decoupled_lookback<T, Op, Backoff>(state, tile, total, closed, [&] { return walk<T, Op>(op); }, op);
   }
 
   // The carry-in to the lanes of warp 0 only; called by warp 0 alone.
   template <class T, class Op>
-  __device__ T get_in_warp0(T total) const {
-    return look_back_in_warp0<T, Op, Backoff>(state, tile, total, false, [&] { return walk<T, Op>(); });
+  __device__ T get_in_warp0(T total, const Op& op = Op{}) const {
+    return look_back_in_warp0<T, Op, Backoff>(state, tile, total, false, [&] { return walk<T, Op>(op); }, op);
   }
 
   // The reduction of every tile before this one, to every lane of warp 0.
   template <class T, class Op>
-  __device__ T walk() const {
-    const Op op;
-    const T identity = Op::template identity<T>();
+  __device__ T walk(const Op& op) const {
+    const T identity = op.template identity<T>();
     const int lane = lane_id();
     T prefix = identity;
     ShuffleWarpScan::Storage<T> no_storage;
@@ -146,7 +149,7 @@ struct WarpLookback {
       const unsigned inclusive_lanes = __ballot_sync(kFullMask, has_inclusive);
       const int nearest_inclusive = inclusive_lanes ? kWarpSize - 1 - __clz(inclusive_lanes) : 0;
       const T kept = lane >= nearest_inclusive ? share : identity;
-      const T window = shuffle_from(ShuffleWarpScan::inclusive<T, Op>(kept, no_storage), kWarpSize - 1);
+      const T window = shuffle_from(ShuffleWarpScan::inclusive<T, Op>(kept, no_storage, op), kWarpSize - 1);
       prefix = op(window, prefix);
       if (inclusive_lanes) return prefix;
     }

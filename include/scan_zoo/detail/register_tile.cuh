@@ -27,6 +27,11 @@
 //
 // A tile that is partial (the last one) or not 16-byte aligned is read and written element by
 // element in the same arrangement, so that the scan is the same code either way.
+// Mixed types: the registers hold the scan's accumulator type, the loads convert from the input
+// type and the stores to the output type, and both move V elements per vector, V set by the wider
+// of the two (kVectorOfBoth): 16-byte accesses on the wide side, narrower ones on the other.
+// Direction: TileOrder says whether item i of the tile lies i elements after the tile's pointer
+// or i elements before it (a reverse scan), and load and store follow it.
 #pragma once
 
 #include <cstdint>
@@ -36,6 +41,17 @@
 #include "warp.cuh"
 
 namespace scan_zoo::detail {
+
+// Where a tile's items lie in memory. V: elements per vector. Forward: item i of the tile is
+// element i after the tile's pointer. Reverse: item i is element i before it (the pointer is one
+// past the tile's last element in memory), so that a suffix scan (scan.cuh, Direction::Reverse)
+// is the same scan of the same registers, read and written backwards: each vector is still one
+// aligned access, its items taken in the opposite order.
+template <int V, bool Reverse = false>
+struct TileOrder {
+  static constexpr int kVector = V;
+  static constexpr bool kReverse = Reverse;
+};
 
 template <int Threads, int Items>
 struct RegisterTile {
@@ -53,85 +69,99 @@ struct RegisterTile {
     while (2 * count * int(sizeof(T)) <= 16 && 2 * count <= Items) count *= 2;
     return count;
   }();
-  template <class T>
-  static constexpr int kRounds = Items / kVector<T>;
+  // A scan that reads one type and writes another moves both in vectors of as many elements:
+  // 16 bytes of the wider type, fewer of the narrower (bf16 in, float out: 8-byte loads and
+  // 16-byte stores).
+  template <class In, class Out>
+  static constexpr int kVectorOfBoth = kVector<In> < kVector<Out> ? kVector<In> : kVector<Out>;
 
-  // The offset in the tile of item j of round k of the calling thread.
+  // The offset in the tile of item j of round k of the calling thread, with V-element vectors.
   // A tile of one warp (Threads = 32) is the calling warp's own, whatever the warp's place in its
   // block: the sharded scan's reduction gives each warp of a block tiles of its own.
-  template <class T>
+  template <int V>
   __device__ __forceinline__ static int offset(int k, int j) {
     const int t = threadIdx.x;
     const int warp_base = kWarps == 1 ? 0 : (t / kWarpSize) * (kWarpSize * Items);
-    return warp_base + (k * kWarpSize + t % kWarpSize) * kVector<T> + j;
+    return warp_base + (k * kWarpSize + t % kWarpSize) * V + j;
   }
 
-  template <class T>
-  __device__ __forceinline__ static bool vector_path(const T* tile, int valid) {
-    using Chunk = typename VectorOf<T, kVector<T> * sizeof(T)>::Chunk;
-    return valid == kTileItems && reinterpret_cast<std::uintptr_t>(tile) % alignof(Chunk) == 0;
+  // A whole tile whose first element in memory is V-vector aligned goes by vectors.
+  template <int V, class T>
+  __device__ __forceinline__ static bool vector_path(const T* first, int valid) {
+    using Chunk = typename VectorOf<T, V * sizeof(T)>::Chunk;
+    return valid == kTileItems && reinterpret_cast<std::uintptr_t>(first) % alignof(Chunk) == 0;
   }
 
-  // items[k * V + j] = element offset(k, j), or `pad` past `valid`.
-  template <class T>
-  __device__ static void load(const T* tile, int valid, T (&items)[Items], T pad) {
-    static_assert(Items % kVector<T> == 0, "whole vectors per thread");
-    using Vec = VectorOf<T, kVector<T> * sizeof(T)>;
-    if (vector_path(tile, valid)) {
+  // items[k * V + j] = Acc(the element of item offset(k, j)), or `pad` past `valid`. `tile`
+  // points at the tile as Order says (TileOrder above).
+  template <class In, class Acc, class Order = TileOrder<kVector<In>>>
+  __device__ static void load(const In* tile, int valid, Acc (&items)[Items], Acc pad, Order = {}) {
+    constexpr int V = Order::kVector;
+    static_assert(Items % V == 0, "whole vectors per thread");
+    using Vec = VectorOf<In, V * sizeof(In)>;
+    const bool whole = valid == kTileItems;  // a reversed partial tile has no first element to point at
+    const In* first = Order::kReverse && whole ? tile - kTileItems : tile;
+    if (vector_path<V>(first, valid)) {
 #pragma unroll
-      for (int k = 0; k < kRounds<T>; ++k) {
-        const typename Vec::Chunk chunk = Vec::load(tile, offset<T>(k, 0) / kVector<T>);
+      for (int k = 0; k < Items / V; ++k) {
+        const int vector = Order::kReverse ? (kTileItems - offset<V>(k, 0)) / V - 1 : offset<V>(k, 0) / V;
+        const typename Vec::Chunk chunk = Vec::load(first, vector);
 #pragma unroll
-        for (int j = 0; j < kVector<T>; ++j) items[k * kVector<T> + j] = chunk.item[j];
+        for (int j = 0; j < V; ++j) items[k * V + j] = static_cast<Acc>(chunk.item[Order::kReverse ? V - 1 - j : j]);
       }
     } else {
 #pragma unroll
-      for (int k = 0; k < kRounds<T>; ++k)
+      for (int k = 0; k < Items / V; ++k)
 #pragma unroll
-        for (int j = 0; j < kVector<T>; ++j) {
-          const int i = offset<T>(k, j);
-          items[k * kVector<T> + j] = i < valid ? tile[i] : pad;
+        for (int j = 0; j < V; ++j) {
+          const int i = offset<V>(k, j);
+          items[k * V + j] = i < valid ? static_cast<Acc>(Order::kReverse ? tile[-1 - i] : tile[i]) : pad;
         }
     }
   }
 
-  template <class T>
-  __device__ static void store(T* tile, int valid, const T (&items)[Items]) {
-    using Vec = VectorOf<T, kVector<T> * sizeof(T)>;
-    if (vector_path(tile, valid)) {
+  // The element of item offset(k, j) = Out(items[k * V + j]), for the first `valid` items.
+  template <class Out, class Acc, class Order = TileOrder<kVector<Out>>>
+  __device__ static void store(Out* tile, int valid, const Acc (&items)[Items], Order = {}) {
+    constexpr int V = Order::kVector;
+    using Vec = VectorOf<Out, V * sizeof(Out)>;
+    const bool whole = valid == kTileItems;
+    Out* first = Order::kReverse && whole ? tile - kTileItems : tile;
+    if (vector_path<V>(first, valid)) {
 #pragma unroll
-      for (int k = 0; k < kRounds<T>; ++k) {
+      for (int k = 0; k < Items / V; ++k) {
+        const int vector = Order::kReverse ? (kTileItems - offset<V>(k, 0)) / V - 1 : offset<V>(k, 0) / V;
         typename Vec::Chunk chunk;
 #pragma unroll
-        for (int j = 0; j < kVector<T>; ++j) chunk.item[j] = items[k * kVector<T> + j];
-        Vec::store(tile, offset<T>(k, 0) / kVector<T>, chunk);
+        for (int j = 0; j < V; ++j) chunk.item[Order::kReverse ? V - 1 - j : j] = static_cast<Out>(items[k * V + j]);
+        Vec::store(first, vector, chunk);
       }
     } else {
 #pragma unroll
-      for (int k = 0; k < kRounds<T>; ++k)
+      for (int k = 0; k < Items / V; ++k)
 #pragma unroll
-        for (int j = 0; j < kVector<T>; ++j) {
-          const int i = offset<T>(k, j);
-          if (i < valid) tile[i] = items[k * kVector<T> + j];
+        for (int j = 0; j < V; ++j) {
+          const int i = offset<V>(k, j);
+          if (i < valid) (Order::kReverse ? tile[-1 - i] : tile[i]) = static_cast<Out>(items[k * V + j]);
         }
     }
   }
 
   // Scans the warp's run in place (inclusive, or exclusive: each item then holds the reduction
-  // of the items before it, the identity first) and returns the run's total to every lane.
-  template <class T, class Op>
-  __device__ static T scan_warp(T (&items)[Items], bool exclusive) {
-    const Op op;
-    constexpr int V = kVector<T>;
+  // of the items before it, the identity first) and returns the run's total to every lane. V is
+  // the vector width the items were loaded with (load's Order). `op` is the scan's operator,
+  // stateful or not; the zoo's variants, which name operator types only, leave it to the default.
+  template <class T, class Op, int V = kVector<T>>
+  __device__ static T scan_warp(T (&items)[Items], bool exclusive, const Op& op = Op{}) {
     ShuffleWarpScan::Storage<T> no_storage;
-    T rounds_before = Op::template identity<T>();  // total of the rounds already scanned
+    T rounds_before = op.template identity<T>();  // total of the rounds already scanned
 #pragma unroll
-    for (int k = 0; k < kRounds<T>; ++k) {
+    for (int k = 0; k < Items / V; ++k) {
       T* vector = &items[k * V];
 #pragma unroll
       for (int j = 1; j < V; ++j) vector[j] = op(vector[j - 1], vector[j]);
-      const T lanes_through_mine = ShuffleWarpScan::inclusive<T, Op>(vector[V - 1], no_storage);
-      const T before = op(rounds_before, exclusive_from_inclusive<T, Op>(lanes_through_mine));
+      const T lanes_through_mine = ShuffleWarpScan::inclusive<T, Op>(vector[V - 1], no_storage, op);
+      const T before = op(rounds_before, exclusive_from_inclusive<T, Op>(lanes_through_mine, op));
       if (exclusive) {
 #pragma unroll
         for (int j = V - 1; j > 0; --j) vector[j] = op(before, vector[j - 1]);
@@ -148,14 +178,12 @@ struct RegisterTile {
   // The total of the warp's run, in order, to every lane, without scanning it: per round, each
   // thread reduces its vector and the warp reduces the 32 vector totals with shuffles down by
   // 1, 2, 4, 8, 16 (lane l then holds lanes l .. l + 2^s - 1 in order, lane 0 all 32).
-  template <class T, class Op>
-  __device__ static T reduce_warp(const T (&items)[Items]) {
-    const Op op;
-    constexpr int V = kVector<T>;
+  template <class T, class Op, int V = kVector<T>>
+  __device__ static T reduce_warp(const T (&items)[Items], const Op& op = Op{}) {
     const int lane = lane_id();
-    T total = Op::template identity<T>();
+    T total = op.template identity<T>();
 #pragma unroll
-    for (int k = 0; k < kRounds<T>; ++k) {
+    for (int k = 0; k < Items / V; ++k) {
       T lanes_from_mine = items[k * V];
 #pragma unroll
       for (int j = 1; j < V; ++j) lanes_from_mine = op(lanes_from_mine, items[k * V + j]);
@@ -184,13 +212,12 @@ struct RegisterTile {
   // rightly reported that read as unordered with warp 0's later write of the carry (the value read
   // was dead, but the read was real).
   template <class T, class Op>
-  __device__ static BlockTotals<T> combine_warps(T warp_total) {
-    const Op op;
+  __device__ static BlockTotals<T> combine_warps(T warp_total, const Op& op = Op{}) {
     __shared__ alignas(16) T warp_totals[kWarps];
     const int warp = warp_id();
     if (lane_id() == 0) warp_totals[warp] = warp_total;
     __syncthreads();
-    BlockTotals<T> totals{Op::template identity<T>(), Op::template identity<T>()};
+    BlockTotals<T> totals{op.template identity<T>(), op.template identity<T>()};
 #pragma unroll
     for (int w = 0; w < kWarps; ++w) {
       if (w == warp) totals.before_warp = totals.tile;
@@ -201,8 +228,7 @@ struct RegisterTile {
 
   // Puts `prefix` in front of every item of the thread.
   template <class T, class Op>
-  __device__ static void prepend(T (&items)[Items], T prefix) {
-    const Op op;
+  __device__ static void prepend(T (&items)[Items], T prefix, const Op& op = Op{}) {
 #pragma unroll
     for (int i = 0; i < Items; ++i) items[i] = op(prefix, items[i]);
   }

@@ -31,7 +31,16 @@ constexpr void with_config(int index, TypeList<Configs...>, Fn&& fn) {
   ((i++ == index ? (fn(Configs{}), 0) : 0), ...);
 }
 
+template <class... Configs>
+constexpr int count_of(TypeList<Configs...>) {
+  return sizeof...(Configs);
+}
+
 struct TunedDispatch {
+  // How many configurations the table ships: a forced configuration (scan.cuh, Options::config)
+  // is an index below it.
+  static constexpr int kConfigCount = count_of(tuned::Configs{});
+
   // The table for a GPU of this name, compute capability, SM count and peak memory bandwidth (see
   // the top of this file), or none. Host code only, so that a unit test can ask it about GPUs
   // nobody has (the zoo's tests/cuda/harness_selftest.cu).
@@ -91,23 +100,32 @@ struct TunedDispatch {
     return items;
   }();
 
-  template <class T, class Op>
+  template <class Acc>
   static std::size_t workspace_bytes(int config, std::int64_t n) {
     std::size_t bytes = 0;
-    with_config(config, tuned::Configs{},
-                [&](auto c) { bytes = TunedScan<decltype(c)>::template workspace_bytes<T, Op>(n); });
+    with_config(config, tuned::Configs{}, [&](auto c) { bytes = TunedScan<decltype(c)>::template workspace_bytes<Acc>(n); });
     return bytes;
   }
 
-  // One scan with configuration `config`, the caller's epoch for this run of the workspace, and
-  // `front` in front of element 0 (tuned_kernel.cuh); returns the launch's error.
-  template <class T, class Op>
-  static cudaError_t launch(int config, const T* in, T* out, std::int64_t n, ScanKind kind, ScanFront<T> front,
-                            Scratch scratch, std::uint32_t epoch, cudaStream_t stream) {
+  // The most that any configuration needs for n: what caller memory must hold whichever
+  // configuration a GPU picks (scan.cuh, workspace_bytes).
+  template <class Acc>
+  static std::size_t max_workspace_bytes(std::int64_t n) {
+    std::size_t most = 0;
+    for (int config = 0; config < kConfigCount; ++config) {
+      const std::size_t bytes = workspace_bytes<Acc>(config, n);
+      most = bytes > most ? bytes : most;
+    }
+    return most;
+  }
+
+  // One scan with configuration `config` and the caller's epoch for this run of the workspace;
+  // returns the launch's error.
+  template <class Args>
+  static cudaError_t launch(int config, const Args& args, Scratch scratch, std::uint32_t epoch, cudaStream_t stream) {
     cudaError_t result = cudaSuccess;
-    with_config(config, tuned::Configs{}, [&](auto c) {
-      result = TunedScan<decltype(c)>::template launch<T, Op>(in, out, n, kind, front, scratch, epoch, stream);
-    });
+    with_config(config, tuned::Configs{},
+                [&](auto c) { result = TunedScan<decltype(c)>::launch(args, scratch, epoch, stream); });
     return result;
   }
 };

@@ -5,13 +5,20 @@
 // configuration of the space (tuned_space.cuh), compiled in many translation units.
 //
 // The kernel, top to bottom (tuned_scan_kernel below):
-//   1. load the tile into registers, warp-contiguous 16-byte vectors (register_tile.cuh);
+//   1. load the tile into registers, warp-contiguous vectors of up to 16 bytes, each element
+//      converted from In to Acc (register_tile.cuh);
 //   2. scan each warp's run with thread-serial steps and shuffles;
 //   3. combine the warp totals through shared memory: one barrier, and the tile total is known;
 //   4. warp 0 publishes the AGGREGATE, looks back over the predecessors' descriptors and
 //      publishes the INCLUSIVE value (lookback.cuh, tile_state.cuh);
 //   5. a second barrier hands the carry-in to every thread;
-//   6. put the carry-in and the warps before in front of every item, and store.
+//   6. put the carry-in and the warps before in front of every item, and store, each converted
+//      from Acc to Out; the last tile writes the grand total when the caller asked for it.
+// The scan's types and form travel as one kernel argument, ScanArgs (below): In, Out and Acc,
+// the operator by value (its state reaches every thread), whether the scan is exclusive, what
+// stands in front of element 0, and the direction: a reverse scan numbers its tiles from the end
+// of the array and reads and writes each tile backwards (TileOrder, register_tile.cuh), so that
+// steps 2-6 are the same code.
 //
 // The parameters:
 //   Threads, Items   the tile: Threads x Items elements, Items per thread in registers
@@ -96,89 +103,122 @@ struct TunedConfig {
   using Lookback = WarpLookback<State<T>, Backoff, PerLane>;
 };
 
-// What stands in front of element 0: `initial` (the identity, or an exclusive scan's initial
-// value), then the totals of `earlier_count` arrays scanned before this one, in their order. The
-// sharded scan (include/scan_zoo/multi_gpu.cuh) passes the totals of the earlier GPUs' shards,
-// gathered into device memory by NCCL, so that no host round trip sits between the exchange and
-// the scan and the carry costs no pass of its own: tile 0 folds it while it loads.
+// What stands in front of element 0: `initial` (the identity, or the caller's initial value),
+// or, when `initial_in_memory` is set, the value there, read when the scan runs (written by an
+// earlier kernel in the same stream); then the totals of `earlier_count` arrays scanned before
+// this one, in their order. The sharded scan (include/scan_zoo/multi_gpu.cuh) passes the totals
+// of the earlier GPUs' shards, gathered into device memory by NCCL, so that no host round trip
+// sits between the exchange and the scan and the carry costs no pass of its own: tile 0 folds it
+// while it loads.
 template <class T>
 struct ScanFront {
   T initial;
   const T* earlier_totals = nullptr;
   std::uint32_t earlier_count = 0;
+  const T* initial_in_memory = nullptr;
 
   template <class Op>
-  __device__ T fold() const {
-    T value = initial;
+  __device__ T fold(const Op& op) const {
+    T value = initial_in_memory ? *initial_in_memory : initial;
 #pragma unroll 1  // a few totals, once per scan: unrolled, the loop cost the 64-bit tiles a spill
-    for (std::uint32_t i = 0; i < earlier_count; ++i) value = Op{}(value, earlier_totals[i]);
+    for (std::uint32_t i = 0; i < earlier_count; ++i) value = op(value, earlier_totals[i]);
     return value;
   }
 };
 
+// One scan as the kernel sees it. In, Out: the element types in memory; Acc: the type the scan
+// computes in (registers and descriptors; the loads convert In to Acc, the stores Acc to Out);
+// Op: the operator, copied to the kernel by value with its state; Reverse: a suffix scan (the
+// elements are read and written from the end, TileOrder in register_tile.cuh). `total`, when
+// set, receives the reduction of everything (the front included) as an Out.
+template <class In, class Out, class Acc, class Op, bool Reverse = false>
+struct ScanArgs {
+  using InT = In;
+  using OutT = Out;
+  using AccT = Acc;
+  using OpT = Op;
+  static constexpr bool kReverse = Reverse;
+
+  const In* in;
+  Out* out;
+  std::int64_t n;
+  bool exclusive;
+  ScanFront<Acc> front;
+  Op op;
+  Out* total = nullptr;
+};
+
 // The carry-in goes into tile 0's carry and into the inclusive value tile 0 publishes.
-template <class Config, class T, class Op>
+template <class Config, class Args>
 __global__ void __launch_bounds__(Config::kThreads)
-    tuned_scan_kernel(const T* in, T* out, std::int64_t n, bool exclusive, ScanFront<T> front,
-                      typename Config::template State<T> state, std::uint32_t tiles) {
+    tuned_scan_kernel(Args args, typename Config::template State<typename Args::AccT> state, std::uint32_t tiles) {
   using Tile = typename Config::Tile;
+  using Acc = typename Args::AccT;
+  using Op = typename Args::OpT;
+  using Order = TileOrder<Tile::template kVectorOfBoth<typename Args::InT, typename Args::OutT>, Args::kReverse>;
+  constexpr int V = Order::kVector;
   constexpr bool kEarly = Config::kAggregate == Aggregate::Early;
-  const Op op;
+  const Op& op = args.op;
   const std::uint32_t tile = blockIdx.x;
   const std::int64_t begin = std::int64_t(tile) * Config::kTileItems;
-  const int valid = tile_extent(begin, n, Config::kTileItems);
-  T items[Config::kItems];
+  const int valid = tile_extent(begin, args.n, Config::kTileItems);
+  // Forward, the tile starts at element `begin`; reversed, it ends where element n - 1 - begin is.
+  const std::int64_t at = Args::kReverse ? args.n - begin : begin;
+  Acc items[Config::kItems];
 
   // 1-3. Load, scan each warp's run (Early: only reduce it for now), combine the warp totals.
-  Tile::load(in + begin, valid, items, Op::template identity<T>());
-  const T warp_total = kEarly ? Tile::template reduce_warp<T, Op>(items) : Tile::template scan_warp<T, Op>(items, exclusive);
-  const typename Tile::template BlockTotals<T> totals = Tile::template combine_warps<T, Op>(warp_total);
+  Tile::load(args.in + at, valid, items, op.template identity<Acc>(), Order{});
+  const Acc warp_total = kEarly ? Tile::template reduce_warp<Acc, Op, V>(items, op)
+                                : Tile::template scan_warp<Acc, Op, V>(items, args.exclusive, op);
+  const typename Tile::template BlockTotals<Acc> totals = Tile::template combine_warps<Acc, Op>(warp_total, op);
 
   // 4-5. Publish the aggregate, look back, publish the inclusive value (warp 0; a single tile has
   // no one to tell and nothing before it), and hand the carry-in to the block.
-  T carry = Op::template identity<T>();
+  Acc carry = op.template identity<Acc>();
   if (tiles > 1) {
-    __shared__ T shared_carry;
+    __shared__ Acc shared_carry;
     if (warp_id() == 0) {
-      const T first = tile == 0 ? front.template fold<Op>() : carry;
-      const T published = tile == 0 ? op(first, totals.tile) : totals.tile;
-      const T prefix = typename Config::template Lookback<T>{state, tile}.template get_in_warp0<T, Op>(published);
+      const Acc first = tile == 0 ? args.front.fold(op) : carry;
+      const Acc published = tile == 0 ? op(first, totals.tile) : totals.tile;
+      const Acc prefix = typename Config::template Lookback<Acc>{state, tile}.template get_in_warp0<Acc, Op>(published, op);
       if (lane_id() == 0) shared_carry = tile == 0 ? first : prefix;
     }
-    if constexpr (kEarly) Tile::template scan_warp<T, Op>(items, exclusive);  // warp 0 after its look-back
+    if constexpr (kEarly) Tile::template scan_warp<Acc, Op, V>(items, args.exclusive, op);  // warp 0 after its look-back
     __syncthreads();
     carry = shared_carry;
   } else {
-    carry = front.template fold<Op>();
-    if constexpr (kEarly) Tile::template scan_warp<T, Op>(items, exclusive);
+    carry = args.front.fold(op);
+    if constexpr (kEarly) Tile::template scan_warp<Acc, Op, V>(items, args.exclusive, op);
   }
 
-  // 6. Everything before this thread's items in front of them, and out.
-  Tile::template prepend<T, Op>(items, op(carry, totals.before_warp));
-  Tile::store(out + begin, valid, items);
+  // 6. Everything before this thread's items in front of them, and out; the last tile also
+  // writes the grand total when asked.
+  Tile::template prepend<Acc, Op>(items, op(carry, totals.before_warp), op);
+  Tile::store(args.out + at, valid, items, Order{});
+  if (args.total && tile == tiles - 1 && threadIdx.x == 0)
+    *args.total = static_cast<typename Args::OutT>(op(carry, totals.tile));
 }
 
 // One configuration's scratch memory and launch.
 template <class Config>
 struct TunedScan {
-  template <class T>
-  using Descriptors = EpochTileState<typename Config::template State<T>>;
+  template <class Acc>
+  using Descriptors = EpochTileState<typename Config::template State<Acc>>;
 
-  template <class T, class Op>
+  template <class Acc>
   static std::size_t workspace_bytes(std::int64_t n) {
-    return Descriptors<T>::workspace_bytes(ceil_div<std::int64_t>(n, Config::kTileItems));
+    return Descriptors<Acc>::workspace_bytes(ceil_div<std::int64_t>(n, Config::kTileItems));
   }
 
   // One scan with the epoch the caller chose for this run of the workspace (one no descriptor
   // in it holds; unused when the scan fits one tile); returns the launch's error.
-  template <class T, class Op>
-  static cudaError_t launch(const T* in, T* out, std::int64_t n, ScanKind kind, ScanFront<T> front,
-                            Scratch scratch, std::uint32_t epoch, cudaStream_t stream) {
-    if (n == 0) return cudaSuccess;  // nothing to scan, and a grid of zero blocks is a launch error
-    const std::int64_t tiles = ceil_div<std::int64_t>(n, Config::kTileItems);
-    const auto state = Descriptors<T>::for_run(scratch, tiles, epoch);
-    tuned_scan_kernel<Config, T, Op><<<static_cast<unsigned>(tiles), Config::kThreads, 0, stream>>>(
-        in, out, n, kind == ScanKind::Exclusive, front, state, static_cast<std::uint32_t>(tiles));
+  template <class Args>
+  static cudaError_t launch(const Args& args, Scratch scratch, std::uint32_t epoch, cudaStream_t stream) {
+    if (args.n == 0) return cudaSuccess;  // nothing to scan, and a grid of zero blocks is a launch error
+    const std::int64_t tiles = ceil_div<std::int64_t>(args.n, Config::kTileItems);
+    const auto state = Descriptors<typename Args::AccT>::for_run(scratch, tiles, epoch);
+    tuned_scan_kernel<Config, Args><<<static_cast<unsigned>(tiles), Config::kThreads, 0, stream>>>(
+        args, state, static_cast<std::uint32_t>(tiles));
     return cudaGetLastError();
   }
 };

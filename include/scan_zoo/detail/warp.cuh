@@ -60,9 +60,10 @@ struct ShuffleWarpScan {
   template <class T>
   struct Storage {};
 
+  // `op` is the caller's operator (its state, if any, comes along); the zoo's block scans, which
+  // take their operators' types only, leave it to the default.
   template <class T, class Op>
-  __device__ __forceinline__ static T inclusive(T value, Storage<T>&) {
-    const Op op;
+  __device__ __forceinline__ static T inclusive(T value, Storage<T>&, const Op& op = Op{}) {
     const int lane = lane_id();
 #pragma unroll
     for (int offset = 1; offset < kWarpSize; offset *= 2) {
@@ -75,9 +76,9 @@ struct ShuffleWarpScan {
 
 // The exclusive prefix of a lane from the inclusive scan: the lane to its left, identity at 0.
 template <class T, class Op>
-__device__ __forceinline__ T exclusive_from_inclusive(T inclusive) {
+__device__ __forceinline__ T exclusive_from_inclusive(T inclusive, const Op& op = Op{}) {
   const T left = shuffle_up(inclusive, 1);
-  return lane_id() == 0 ? Op::template identity<T>() : left;
+  return lane_id() == 0 ? op.template identity<T>() : left;
 }
 
 }  // namespace scan_zoo::detail
