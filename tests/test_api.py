@@ -21,6 +21,9 @@ def test_api_selftest(gpu, seed):
     assert result.returncode == 0, context
     passed = re.findall(r"^PASS ", result.stdout, re.M)
     assert len(passed) >= 7 * 10 * 4 + 8 and "api_selftest: 0 failed" in result.stdout, context
+    # Every shipped configuration x (6 types x 3 operators + 2 structs), each line 20 of 20.
+    configs = re.findall(r"^PASS config (\d+) (\S+) (\S+): 20/20$", result.stdout, re.M)
+    assert len(configs) == 16 * 20, f"{len(configs)} configuration lines passed\n{context}"
 
 
 def test_api_forms_selftest(gpu, seed):

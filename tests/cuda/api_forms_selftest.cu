@@ -98,6 +98,20 @@ bool same(const T& a, const T& b) {
   return a == b;
 }
 
+// A value's bytes in hex, for a failure message about any type.
+template <class T>
+std::string hex_bytes(const T& value) {
+  unsigned char bytes[sizeof(T)];
+  std::memcpy(bytes, &value, sizeof(T));
+  std::string text;
+  char digits[3];
+  for (unsigned char byte : bytes) {
+    std::snprintf(digits, sizeof digits, "%02x", byte);
+    text += digits;
+  }
+  return text;
+}
+
 // ---- The reference: the same scan on the CPU, in the accumulator type ----
 
 struct Form {
@@ -205,7 +219,7 @@ std::string scan_and_check(const std::vector<In>& input, const Form& form, bool 
   CHECK_CUDA(cudaMemcpy(&got_total, d_total.data, sizeof(Out), cudaMemcpyDeviceToHost));
   for (std::int64_t i = 0; i < n; ++i)
     if (!same(got[i], want[i])) return "first wrong element at index " + std::to_string(i) + " of " + std::to_string(n);
-  if (!same(got_total, want_total)) return "wrong total";
+  if (!same(got_total, want_total)) return "wrong total: " + hex_bytes(got_total) + ", want " + hex_bytes(want_total);
   return "";
 }
 

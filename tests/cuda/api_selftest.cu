@@ -11,6 +11,11 @@
 //              non-commutative operator without an identity, through scan_zoo::AdjoinIdentity, of
 //              a 12-byte type); inclusive, and exclusive with an initial value; out of place and
 //              in place
+//   config     every configuration of the shipped table forced (16, the fallback among them),
+//              for int32, uint32, int64, uint64, float and double with sum, max and min, the
+//              matrix product and the band: sizes 1, tile - 1, tile + 1, 3 tiles + 5 and 2^20 + 7
+//              of that configuration's tile, inclusive and exclusive, out of place and in place;
+//              a line per configuration, type and operator with its PASS count (20 of 20)
 //   cub        int64 and double sums against CUB's at 2^20 + 7
 //   streams    two scans at once in two streams with two workspaces
 //   reuse      one workspace for 1000 scans, alternating sizes and element types
@@ -141,7 +146,7 @@ T initial_value(std::mt19937_64& rng) {
 // One scan through the API, checked: returns "" or what went wrong.
 template <class T, class Op>
 std::string scan_and_check(std::int64_t n, bool exclusive, bool in_place, scan_zoo::Workspace& workspace,
-                           std::mt19937_64& rng, cudaStream_t stream = 0) {
+                           std::mt19937_64& rng, cudaStream_t stream = 0, int config = scan_zoo::kAutomatic) {
   const std::vector<T> input = random_input<T>(n, rng);
   const T initial = initial_value<T>(rng);
   const std::vector<T> want = reference<T, Op>(input, exclusive, initial);
@@ -152,8 +157,10 @@ std::string scan_and_check(std::int64_t n, bool exclusive, bool in_place, scan_z
   if (in_place) d_out = d_in;
   if (n > 0) CHECK_CUDA(cudaMemcpy(d_in, input.data(), n * sizeof(T), cudaMemcpyHostToDevice));
   if (!in_place) CHECK_CUDA(cudaMemset(d_out, 0xA5, bytes));  // poisoned
-  const cudaError_t error = exclusive ? scan_zoo::exclusive_scan(d_in, d_out, n, initial, Op{}, workspace, stream)
-                                      : scan_zoo::inclusive_scan(d_in, d_out, n, Op{}, workspace, stream);
+  scan_zoo::Options<T> options;
+  options.config = config;
+  const cudaError_t error = exclusive ? scan_zoo::exclusive_scan(d_in, d_out, n, initial, Op{}, workspace, stream, options)
+                                      : scan_zoo::inclusive_scan(d_in, d_out, n, Op{}, workspace, stream, options);
   std::string why;
   if (error != cudaSuccess) why = std::string("returned ") + cudaGetErrorString(error);
   CHECK_CUDA(cudaStreamSynchronize(stream));
@@ -181,6 +188,49 @@ void check_sizes(std::mt19937_64& rng) {
                                 (exclusive ? " exclusive" : " inclusive") + (in_place ? " in-place" : ""),
                why);
       }
+}
+
+// The tile of configuration `config` of the shipped table.
+std::int64_t tile_of(int config) {
+  std::int64_t items = 0;
+  scan_zoo::detail::with_config(config, scan_zoo::detail::tuned::Configs{},
+                                [&](auto c) { items = decltype(c)::kTileItems; });
+  return items;
+}
+
+// Every configuration of the shipped table forced (Options::config), the fallback among them,
+// whichever this GPU's table picks: sizes 1, tile - 1, tile + 1, 3 tiles + 5 and 2^20 + 7 of that
+// configuration's tile, inclusive and exclusive, out of place and in place. One line per
+// configuration, type and operator, with its PASS count.
+template <class T, class Op>
+void check_every_config(const char* op_name, std::mt19937_64& rng) {
+  scan_zoo::Workspace workspace;
+  for (int config = 0; config < scan_zoo::kConfigCount; ++config) {
+    const std::int64_t tile = tile_of(config);
+    int passed = 0, total = 0;
+    std::string first_failure;
+    for (std::int64_t n : {std::int64_t(1), tile - 1, tile + 1, 3 * tile + 5, std::int64_t(1 << 20) + 7})
+      for (bool exclusive : {false, true})
+        for (bool in_place : {false, true}) {
+          const std::string why = scan_and_check<T, Op>(n, exclusive, in_place, workspace, rng, 0, config);
+          ++total;
+          if (why.empty()) ++passed;
+          else if (first_failure.empty())
+            first_failure = "n=" + std::to_string(n) + (exclusive ? " exclusive" : " inclusive") +
+                            (in_place ? " in-place: " : ": ") + why;
+        }
+    report(passed == total,
+           "config " + std::to_string(config) + " " + type_name<T>() + " " + op_name + ": " + std::to_string(passed) +
+               "/" + std::to_string(total),
+           first_failure);
+  }
+}
+
+template <class T>
+void check_every_config_and_operator(std::mt19937_64& rng) {
+  check_every_config<T, scan_zoo::Plus>("sum", rng);
+  check_every_config<T, scan_zoo::Max>("max", rng);
+  check_every_config<T, scan_zoo::Min>("min", rng);
 }
 
 template <class T>
@@ -364,6 +414,14 @@ int main(int argc, char** argv) {
   check_sizes<double, scan_zoo::Plus>(rng);
   check_sizes<Mat2, Mat2Product>(rng);
   check_sizes<Band, BandOp>(rng);
+  check_every_config_and_operator<std::int32_t>(rng);
+  check_every_config_and_operator<std::uint32_t>(rng);
+  check_every_config_and_operator<std::int64_t>(rng);
+  check_every_config_and_operator<std::uint64_t>(rng);
+  check_every_config_and_operator<float>(rng);
+  check_every_config_and_operator<double>(rng);
+  check_every_config<Mat2, Mat2Product>("product", rng);
+  check_every_config<Band, BandOp>("band", rng);
   check_against_cub<std::int64_t>(rng);
   check_against_cub<double>(rng);
   check_two_streams(rng);
