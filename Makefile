@@ -16,6 +16,7 @@
 #   make large-n         verify every variant once at N = 2^32 + 1 (needs ~35 GB of GPU memory)
 #   make tuner           build the tuner (tune/): every configuration of single_pass_scan_tuned
 #   make drop-stage      build the drop-a-stage probe (tune/drop_stage.cu): where the tuned scan's time goes
+#   make mixed-types     build the mixed-types probe (tune/mixed_types.cu): bf16 -> float, uint8 -> int64 beside copies
 #   make cluster-launch  build the cluster-launch probe (tune/cluster_launch.cu): a cluster launch's own cost
 #   make multi-gpu-phases  build the phases probe (tune/multi_gpu_phases.cu): multi_gpu_scan's time by phase
 #   make tune            run the tuning sweep (tune/tune.sh) -> bench/<gpu>/tuning.txt, then
@@ -102,7 +103,7 @@ endif
 
 EXAMPLES := $(patsubst examples/%.cu,build/examples/%,$(wildcard examples/*.cu))
 
-.PHONY: all examples cuda12-check cuda12-if-reachable test-programs test bench plots sass sanitize stress large-n tuner drop-stage cluster-launch multi-gpu-phases tune tune-select clean print-flags python-deps check-env nccl-status FORCE
+.PHONY: all examples cuda12-check cuda12-if-reachable test-programs test bench plots sass sanitize stress large-n tuner drop-stage mixed-types cluster-launch multi-gpu-phases tune tune-select clean print-flags python-deps check-env nccl-status FORCE
 
 all: $(BINARIES) nccl-status
 
@@ -223,6 +224,14 @@ build/tune/drop_stage: tune/drop_stage.cu tune/probe.cuh $(DEPENDS) | build/tune
 	$(NVCC) $(NVCCFLAGS) $(SPILL_CHECK) -Isrc -Iinclude -Itune -o $@ $< $(LDFLAGS)
 
 drop-stage: build/tune/drop_stage
+
+# The mixed-types probe: the library's scans with different input, accumulator and output types
+# (bf16 -> float, uint8 -> int64, ...) beside copies of their bytes, and bf16 in every
+# configuration (bench/NOTES.md, "Mixed types"). Not part of `make`.
+build/tune/mixed_types: tune/mixed_types.cu tune/probe.cuh $(DEPENDS) | build/tune
+	$(NVCC) $(NVCCFLAGS) -Isrc -Iinclude -Itune -o $@ $< $(LDFLAGS)
+
+mixed-types: build/tune/mixed_types
 
 # The phases probe: multi_gpu_scan's reduce, exchange and scan timed apart (bench/NOTES.md, "A
 # scan across GPUs"). Not part of `make`.

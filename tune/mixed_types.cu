@@ -1,0 +1,144 @@
+// mixed_types -- the library's scans whose input, accumulator and output types differ, timed
+// beside a copy of the same bytes in one process (issue 32; bench/NOTES.md, "Mixed types").
+//
+//   build/tune/mixed_types [N,...] [--reps R] [--seed S] [--hot]      (default N: 2^24,2^26,2^28)
+//
+// For each N, cold L2 unless --hot, each scan checked against a CPU reference before it is timed:
+//   copy_for_<scan>    cudaMemcpyAsync of n (sizeof In + sizeof Out) / 2 bytes, read and written:
+//                      the same traffic as the scan, its ceiling (timed just before it)
+//   int32              int32 -> int32 sum, the library's reference case
+//   bf16_to_float      __nv_bfloat16 -> float inclusive sum (float accumulator)
+//   bf16_to_bf16       __nv_bfloat16 -> __nv_bfloat16 inclusive sum (float accumulator)
+//   uint8_to_int64     uint8 -> int64 exclusive sum with the total (CSR offsets)
+//   bf16_to_float_c<k> the same as bf16_to_float in configuration k of the shipped table
+//                      (Options::config): the table was measured on 32-bit elements, so this
+//                      says whether 16-bit inputs want another tile
+// The GB/s column counts the bytes each row moves (In read + Out written).
+// stdout: the GPU's description and timing.txt rows.
+#include <cuda_bf16.h>
+
+#include <scan_zoo/scan.cuh>
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "harness/harness.cuh"
+#include "probe.cuh"
+
+namespace zoo::probe {
+namespace {
+
+template <class T>
+T* device_array(DeviceBuffer& buffer, std::int64_t n) {
+  if (!buffer.allocate(std::size_t(n) * sizeof(T))) {
+    std::fprintf(stderr, "mixed_types: n=%lld does not fit in device memory\n", static_cast<long long>(n));
+    std::exit(kExitCudaOrMemory);
+  }
+  return static_cast<T*>(buffer.pointer);
+}
+
+template <class T>
+std::vector<T> read_back(const T* device, std::int64_t n) {
+  std::vector<T> host(n);
+  ZOO_CUDA(cudaMemcpy(host.data(), device, std::size_t(n) * sizeof(T), cudaMemcpyDeviceToHost));
+  return host;
+}
+
+int probe_main(int argc, char** argv) {
+  Session session;
+  if (!start_probe("mixed_types", "scan-zoo mixed-types probe (tune/mixed_types.cu)", argc, argv, "2^24,2^26,2^28",
+                   session))
+    return kExitUsage;
+  cudaStream_t stream = session.stream;
+  scan_zoo::Workspace workspace;
+
+  for (std::int64_t n : session.options.sizes) {
+    // Inputs: small integers, so that every prefix is exact in float and in int64.
+    std::vector<std::int32_t> ints(n);
+    generate_input(ints.data(), n, session.options.seed ^ std::uint64_t(n));
+    std::vector<__nv_bfloat16> bf16(n);
+    std::vector<std::uint8_t> counts(n);
+    for (std::int64_t i = 0; i < n; ++i) {
+      bf16[i] = __float2bfloat16(float(ints[i] % 5));
+      counts[i] = std::uint8_t(ints[i]);
+    }
+    DeviceBuffer b_ints, b_bf16, b_counts, b_out32, b_out16, b_out64, b_copy_in, b_copy_out;
+    auto* d_ints = device_array<std::int32_t>(b_ints, n);
+    auto* d_bf16 = device_array<__nv_bfloat16>(b_bf16, n);
+    auto* d_counts = device_array<std::uint8_t>(b_counts, n);
+    auto* d_out32 = device_array<float>(b_out32, n);
+    auto* d_out16 = device_array<__nv_bfloat16>(b_out16, n);
+    auto* d_out64 = device_array<std::int64_t>(b_out64, n + 1);
+    ZOO_CUDA(cudaMemcpy(d_ints, ints.data(), n * sizeof(std::int32_t), cudaMemcpyHostToDevice));
+    ZOO_CUDA(cudaMemcpy(d_bf16, bf16.data(), n * sizeof(__nv_bfloat16), cudaMemcpyHostToDevice));
+    ZOO_CUDA(cudaMemcpy(d_counts, counts.data(), n, cudaMemcpyHostToDevice));
+    auto* d_copy_in = device_array<char>(b_copy_in, n * 6);
+    auto* d_copy_out = device_array<char>(b_copy_out, n * 6);
+
+    // Each scan once, checked, before anything is timed.
+    bool right = true;
+    ZOO_CUDA(scan_zoo::inclusive_scan(d_bf16, d_out32, n, scan_zoo::Plus{}, workspace, stream));
+    ZOO_CUDA(scan_zoo::exclusive_scan(d_counts, d_out64, n, 0, scan_zoo::Plus{}, workspace, stream, {d_out64 + n}));
+    ZOO_CUDA(cudaStreamSynchronize(stream));
+    const std::vector<float> sums = read_back(d_out32, n);
+    const std::vector<std::int64_t> offsets = read_back(d_out64, n + 1);
+    float sum = 0;
+    std::int64_t offset = 0;
+    for (std::int64_t i = 0; i < n && right; ++i) {
+      sum += __bfloat162float(bf16[i]);
+      right = sums[i] == sum && offsets[i] == offset;
+      offset += counts[i];
+    }
+    right = right && offsets[n] == offset;
+    if (!right) {
+      std::fprintf(stderr, "mixed_types: a scan failed its check at n=%lld\n", static_cast<long long>(n));
+      return kExitVerifyFailed;
+    }
+
+    RowLabel& row = current_row();
+    const auto measure = [&](const std::string& variant, const char* type, const char* mode, double bytes_per_item,
+                             auto&& run_once) {
+      row = {variant, type, "sum", mode, n};
+      const Stats stats = time_reps(session.options, stream, session.flusher, run_once);
+      print_row(row, stats, bytes_per_item * double(n) / (stats.median_ms * 1e-3) / 1e9, "PASS");
+      std::fflush(stdout);
+    };
+    // Each scan beside a copy that moves its bytes: n (sizeof In + sizeof Out) / 2 read and written.
+    const auto scan_and_copy = [&](const std::string& variant, const char* type, const char* mode, int in_out_bytes,
+                                   auto&& run_once) {
+      const std::size_t copy_bytes = std::size_t(n) * in_out_bytes / 2;
+      measure("copy_for_" + variant, "bytes", "copy", in_out_bytes, [&] {
+        ZOO_CUDA(cudaMemcpyAsync(d_copy_out, d_copy_in, copy_bytes, cudaMemcpyDeviceToDevice, stream));
+      });
+      measure(variant, type, mode, in_out_bytes, run_once);
+    };
+    scan_and_copy("int32", "int32", "inclusive", 8, [&] {
+      ZOO_CUDA(scan_zoo::inclusive_scan(d_ints, reinterpret_cast<std::int32_t*>(d_out32), n, scan_zoo::Plus{},
+                                        workspace, stream));
+    });
+    scan_and_copy("bf16_to_float", "bf16>float32", "inclusive", 6, [&] {
+      ZOO_CUDA(scan_zoo::inclusive_scan(d_bf16, d_out32, n, scan_zoo::Plus{}, workspace, stream));
+    });
+    scan_and_copy("bf16_to_bf16", "bf16>bf16", "inclusive", 4, [&] {
+      ZOO_CUDA(scan_zoo::inclusive_scan(d_bf16, d_out16, n, scan_zoo::Plus{}, workspace, stream));
+    });
+    scan_and_copy("uint8_to_int64", "uint8>int64", "exclusive", 9, [&] {
+      ZOO_CUDA(scan_zoo::exclusive_scan(d_counts, d_out64, n, 0, scan_zoo::Plus{}, workspace, stream, {d_out64 + n}));
+    });
+    for (int config = 0; config < scan_zoo::kConfigCount; ++config) {
+      scan_zoo::Options<float> options;
+      options.config = config;
+      measure("bf16_to_float_c" + std::to_string(config), "bf16>float32", "inclusive", 6, [&] {
+        ZOO_CUDA(scan_zoo::inclusive_scan(d_bf16, d_out32, n, scan_zoo::Plus{}, workspace, stream, options));
+      });
+    }
+  }
+  return kExitPass;
+}
+
+}  // namespace
+}  // namespace zoo::probe
+
+int main(int argc, char** argv) { return zoo::probe::probe_main(argc, argv); }
