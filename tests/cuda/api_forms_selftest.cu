@@ -195,8 +195,11 @@ std::string scan_and_check(const std::vector<In>& input, const Form& form, bool 
   DeviceArray<Acc> d_initial(1);
   Out* d_out = in_place ? reinterpret_cast<Out*>(d_in.data) : d_separate_out.data;
   if (n > 0) CHECK_CUDA(cudaMemcpy(d_in.data, input.data(), n * sizeof(In), cudaMemcpyHostToDevice));
-  if (!in_place) CHECK_CUDA(cudaMemset(d_out, 0xA5, std::max<std::int64_t>(1, n) * sizeof(Out)));  // poisoned
-  CHECK_CUDA(cudaMemset(d_total.data, 0xA5, sizeof(Out)));
+  // Poisoned, in the scan's stream: a non-blocking stream does not wait for the legacy default
+  // stream's work, so a plain cudaMemset (asynchronous for device memory) could land after the
+  // scan and poison its results.
+  if (!in_place) CHECK_CUDA(cudaMemsetAsync(d_out, 0xA5, std::max<std::int64_t>(1, n) * sizeof(Out), stream));
+  CHECK_CUDA(cudaMemsetAsync(d_total.data, 0xA5, sizeof(Out), stream));
   scan_zoo::Options<Out> options;
   options.total = d_total.data;
   options.config = config;
