@@ -42,7 +42,9 @@ def make(tree, *args, cuda="13.0", nccl=True):
     """Runs make in the copy with the stand-in nvcc; returns (the result, the outputs it compiled)."""
     log = tree / "compiles.log"
     log.unlink(missing_ok=True)
-    result = subprocess.run(["make", "-j1", f"NVCC={tree / 'fake_nvcc'}", "PYTHON=python3", *args], cwd=tree,
+    # GPU_TESTS=1: the GPU-only test programs are targets too, whatever this machine has.
+    result = subprocess.run(["make", "-j1", f"NVCC={tree / 'fake_nvcc'}", "PYTHON=python3", "GPU_TESTS=1", *args],
+                            cwd=tree,
                             capture_output=True, text=True, timeout=120,
                             env=_env(FAKE_CUDA=cuda, FAKE_NCCL=str(int(nccl))))
     return result, log.read_text().split() if log.exists() else []
@@ -50,8 +52,8 @@ def make(tree, *args, cuda="13.0", nccl=True):
 
 def _env(**extra):
     """This process's environment without what a parent make exports (make test runs pytest: its
-    flags, and its NCCL, which would stand in for the probe), plus extra."""
-    return {**{key: value for key, value in os.environ.items() if key not in ("MAKEFLAGS", "NCCL")}, **extra}
+    flags, its NCCL, which would stand in for the probe, and its GPU_TESTS), plus extra."""
+    return {**{key: value for key, value in os.environ.items() if key not in ("MAKEFLAGS", "NCCL", "GPU_TESTS")}, **extra}
 
 
 def test_targets_with_their_own_flags_do_not_rewrite_the_build_flags(tree):
