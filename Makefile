@@ -105,7 +105,11 @@ EXAMPLES := $(patsubst examples/%.cu,build/examples/%,$(wildcard examples/*.cu))
 
 .PHONY: all examples cuda12-check cuda12-if-reachable test-programs test bench plots sass sanitize stress large-n tuner drop-stage mixed-types cluster-launch multi-gpu-phases tune tune-select clean print-flags python-deps check-env nccl-status FORCE
 
-all: $(BINARIES) nccl-status
+# The longest compiles first (each instantiates the tuned scan in every configuration for every
+# element type and operator, minutes on one core), so that a parallel build does not end with
+# one of them compiling alone.
+HEAVIEST := $(filter bin/single_pass_scan_tuned bin/multi_gpu_scan bin/multi_gpu_scan_then_add,$(BINARIES))
+all: $(HEAVIEST) $(BINARIES) nccl-status
 
 # A prerequisite of `all` and `test-programs`: run once per make, so the line is said once.
 nccl-status: | build
