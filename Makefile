@@ -17,6 +17,7 @@
 #   make tuner           build the tuner (tune/): every configuration of single_pass_scan_tuned
 #   make drop-stage      build the drop-a-stage probe (tune/drop_stage.cu): where the tuned scan's time goes
 #   make mixed-types     build the mixed-types probe (tune/mixed_types.cu): bf16 -> float, uint8 -> int64 beside copies
+#   make determinism     build the determinism probe (tune/determinism.cu): float scans' repeats, the deterministic mode's cost
 #   make cluster-launch  build the cluster-launch probe (tune/cluster_launch.cu): a cluster launch's own cost
 #   make multi-gpu-phases  build the phases probe (tune/multi_gpu_phases.cu): multi_gpu_scan's time by phase
 #   make tune            run the tuning sweep (tune/tune.sh) -> bench/<gpu>/tuning.txt, then
@@ -103,7 +104,7 @@ endif
 
 EXAMPLES := $(patsubst examples/%.cu,build/examples/%,$(wildcard examples/*.cu))
 
-.PHONY: all examples cuda12-check cuda12-if-reachable test-programs test bench plots sass sanitize stress large-n tuner drop-stage mixed-types cluster-launch multi-gpu-phases tune tune-select clean print-flags python-deps check-env nccl-status FORCE
+.PHONY: all examples cuda12-check cuda12-if-reachable test-programs test bench plots sass sanitize stress large-n tuner drop-stage mixed-types determinism cluster-launch multi-gpu-phases tune tune-select clean print-flags python-deps check-env nccl-status FORCE
 
 # The longest compiles first (each instantiates the tuned scan in every configuration for every
 # element type and operator, minutes on one core), so that a parallel build does not end with
@@ -236,6 +237,13 @@ build/tune/mixed_types: tune/mixed_types.cu tune/probe.cuh $(DEPENDS) | build/tu
 	$(NVCC) $(NVCCFLAGS) -Isrc -Iinclude -Itune -o $@ $< $(LDFLAGS)
 
 mixed-types: build/tune/mixed_types
+
+# The determinism probe: float sums repeated bit for bit, with and without the library's
+# deterministic mode, and both timed beside memcpy (README, "Determinism"). Not part of `make`.
+build/tune/determinism: tune/determinism.cu tune/probe.cuh $(DEPENDS) | build/tune
+	$(NVCC) $(NVCCFLAGS) $(SPILL_CHECK) -Isrc -Iinclude -Itune -o $@ $< $(LDFLAGS)
+
+determinism: build/tune/determinism
 
 # The phases probe: multi_gpu_scan's reduce, exchange and scan timed apart (bench/NOTES.md, "A
 # scan across GPUs"). Not part of `make`.

@@ -2,7 +2,7 @@
 # device_session.sh -- one GPU session in one call: build, the full test suite with the GPU
 # tests executed, the sanitizers, and a benchmark sweep. Logs and results go to $OUT (or
 # ./device_out when $OUT is unset). Steps are bounded so the whole call fits in ten minutes
-# (TEST_LIMIT, STRESS_LIMIT, SANITIZE_LIMIT, BENCH_LIMIT, TUNE_LIMIT: seconds per step; TESTS:
+# (BUILD_LIMIT, TEST_LIMIT, STRESS_LIMIT, SANITIZE_LIMIT, BENCH_LIMIT, TUNE_LIMIT: seconds per step; TESTS:
 # the pytest arguments of the test step, to split the suite over calls, e.g.
 # TESTS="tests --ignore=tests/test_gpu.py", then TESTS="tests/test_gpu.py").
 #   SCAN_ZOO_COMMIT=<sha> scripts/device_session.sh [steps...]
@@ -11,6 +11,7 @@
 #   with bench-hot (the sweep alone takes ~11 minutes on an H100; the call that completes the
 #   parts joins them into bench/<gpu>/timing.txt).
 #   steps: build test sanitize stress bench bench-hot (default: all), and, not in the default,
+#   library (issue 32's evidence into bench/<gpu>/library/, after build; see its comment),
 #   multi-gpu (tests/test_multi_gpu.py, then scripts/multi_gpu_bench.sh on every visible GPU, args
 #   in MULTI_GPU_ARGS), tune (build the tuner and run the tuning sweep) and tune-select (make tune-select: the
 #   generated table from every GPU's sweep, this one's included); SCAN_ZOO_COMMIT names the
@@ -39,7 +40,7 @@ keep() { for path in "$@"; do [ -e "$path" ] && mkdir -p "$out/$(dirname "$path"
 for step in "${steps[@]}"; do
   begin=$SECONDS
   case $step in
-    build) timeout 300 make -j"$(nproc)" all test-programs \
+    build) timeout ${BUILD_LIMIT:-420} make -j"$(nproc)" all test-programs \
              >"$out/build.log" 2>&1
            status=$? ;;
     test) test_args=()
@@ -117,6 +118,35 @@ print(plots.fastest(rows, [v for v in ok["variant"].unique() if v not in plots.R
             status=$?
           for table in bench/multi_gpu/*/timing.txt; do keep "$table"; done
           tail -n 2 "$out/multi_gpu_bench.log" ;;
+    library)  # issue 32's evidence, after `build`: the library's self-tests (a PASS line per
+          # configuration, type and operator), the determinism and mixed-types probes, and the tuned
+          # scan beside CUB and memcpy, before (a binary of the commit in BEFORE_COMMIT, carried in
+          # .devcarry/before/, when there is one) and after; all into bench/<gpu>/library/, which
+          # comes back as one archive, $OUT/library_<gpu>.tgz (unpack it at the tree's root).
+          dir=$(gpu_dir)/library
+          mkdir -p "$dir/configs" "$dir/determinism" "$dir/mixed_types" "$dir/tuned_before_after"
+          status=0
+          timeout 300 make -j"$(nproc)" build/tune/determinism build/tune/mixed_types >"$out/library_build.log" 2>&1 || status=$?
+          header() { echo "# $1"; echo "# git_commit: ${SCAN_ZOO_COMMIT:-unknown}"; echo "# date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"; }
+          { header "build/tests/api_selftest (every shipped configuration x type x operator)"
+            timeout 240 build/tests/api_selftest; } >"$dir/configs/api_selftest.txt" 2>&1 || status=$?
+          { header "build/tests/api_forms_selftest (mixed types, operators, forms, deterministic scans)"
+            timeout 240 build/tests/api_forms_selftest; } >"$dir/configs/api_forms_selftest.txt" 2>&1 || status=$?
+          { header "build/tune/determinism"; timeout 240 build/tune/determinism 2^24,2^28; } \
+            >"$dir/determinism/timing.txt" 2>"$out/determinism.log" || status=$?
+          { header "build/tune/mixed_types"; timeout 240 build/tune/mixed_types; } \
+            >"$dir/mixed_types/timing.txt" 2>"$out/mixed_types.log" || status=$?
+          timeout 240 ./bench.sh --variants memcpy_baseline,cub_scan,single_pass_scan_tuned \
+            --out "$dir/tuned_before_after/after.txt" 2>"$out/tuned_after.log" || status=$?
+          if [ -x .devcarry/before/single_pass_scan_tuned ]; then
+            cp bin/memcpy_baseline bin/cub_scan .devcarry/before/
+            SCAN_ZOO_COMMIT=${BEFORE_COMMIT:-before} timeout 240 ./bench.sh --bin-dir .devcarry/before \
+              --variants memcpy_baseline,cub_scan,single_pass_scan_tuned \
+              --out "$dir/tuned_before_after/before.txt" 2>"$out/tuned_before.log" || status=$?
+          fi
+          grep -h "failed$" "$dir"/configs/*.txt
+          grep -h "^# repeats" "$dir/determinism/timing.txt"
+          tar czf "$out/library_$(basename "$(gpu_dir)").tgz" "$dir" ;;
     *) echo "unknown step $step"; exit 2 ;;
   esac
   echo "== step $step: exit $status, $((SECONDS - begin)) s"

@@ -1,9 +1,10 @@
 """The library API (include/scan_zoo/scan.cuh): its self-test against a CPU reference and CUB
 (tests/cuda/api_selftest.cu: every type, a non-commutative operator, in place, exclusive with an
 initial value, two streams, reuse, failures, epoch wrap-around, an unzeroed workspace, 2^32 + 3
-elements) and the forms' self-test (tests/cuda/api_forms_selftest.cu: mixed types, stateful
-operators and lambdas, reverse scans, initial values, totals, forced configurations), the example program, and the CMake consumer built from the source tree (on any machine;
-the installed library: tests/test_install.py)."""
+elements); the forms' self-test (tests/cuda/api_forms_selftest.cu: mixed types, stateful
+operators and lambdas, reverse scans, initial values, totals, forced configurations,
+deterministic scans); the example program; and the CMake consumer built from the source tree (on
+any machine; the installed library: tests/test_install.py)."""
 import re
 import shutil
 import subprocess
@@ -28,14 +29,17 @@ def test_api_selftest(gpu, seed):
 
 def test_api_forms_selftest(gpu, seed):
     """Mixed types, operators with state and lambdas, reverse scans, initial values (inclusive, in
-    device memory), totals, forced configurations in workspace_bytes of caller memory
+    device memory), totals, forced configurations in workspace_bytes of caller memory, and the
+    deterministic scans in every configuration and repeated bit for bit
     (tests/cuda/api_forms_selftest.cu)."""
     result = run([TEST_BIN / "api_forms_selftest", "--seed", seed], timeout=900)
     context = f"seed {seed}\n{result.stdout[-4000:]}\n{result.stderr[-2000:]}"
     assert result.returncode == 0 and "api_forms_selftest: 0 failed" in result.stdout, context
     passed = re.findall(r"^PASS ", result.stdout, re.M)
     sizes = 8
-    expected = sizes * 6 + sizes * 5 + sizes * 8 * 2 + sizes * 3 + 16 * 4 + 2
+    configs = 16
+    deterministic = configs * 3 * 4 + 1  # 3 sizes x 4 types in every configuration; the repeats
+    expected = sizes * 6 + sizes * 5 + sizes * 8 * 2 + sizes * 3 + configs * 4 + deterministic + 2
     assert len(passed) == expected, f"{len(passed)} checks passed, {expected} expected\n{context}"
 
 

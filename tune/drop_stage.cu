@@ -33,7 +33,7 @@ struct NoWait : Config {
   struct Lookback {
     typename Config::template State<T> state;
     std::int64_t tile;
-    template <class U, class Op>
+    template <class U, class Op, bool /*FixedOrder*/>
     __device__ U get_in_warp0(U total, const Op& op) const {
       if (lane_id() == 0) state.publish(tile, kTileInclusive, total);
       return op.template identity<U>();

@@ -31,15 +31,6 @@ namespace zoo::probe {
 namespace {
 
 template <class T>
-T* device_array(DeviceBuffer& buffer, std::int64_t n) {
-  if (!buffer.allocate(std::size_t(n) * sizeof(T))) {
-    std::fprintf(stderr, "mixed_types: n=%lld does not fit in device memory\n", static_cast<long long>(n));
-    std::exit(kExitCudaOrMemory);
-  }
-  return static_cast<T*>(buffer.pointer);
-}
-
-template <class T>
 std::vector<T> read_back(const T* device, std::int64_t n) {
   std::vector<T> host(n);
   ZOO_CUDA(cudaMemcpy(host.data(), device, std::size_t(n) * sizeof(T), cudaMemcpyDeviceToHost));
@@ -65,17 +56,17 @@ int probe_main(int argc, char** argv) {
       counts[i] = std::uint8_t(ints[i]);
     }
     DeviceBuffer b_ints, b_bf16, b_counts, b_out32, b_out16, b_out64, b_copy_in, b_copy_out;
-    auto* d_ints = device_array<std::int32_t>(b_ints, n);
-    auto* d_bf16 = device_array<__nv_bfloat16>(b_bf16, n);
-    auto* d_counts = device_array<std::uint8_t>(b_counts, n);
-    auto* d_out32 = device_array<float>(b_out32, n);
-    auto* d_out16 = device_array<__nv_bfloat16>(b_out16, n);
-    auto* d_out64 = device_array<std::int64_t>(b_out64, n + 1);
+    auto* d_ints = device_array<std::int32_t>(b_ints, n, "mixed_types");
+    auto* d_bf16 = device_array<__nv_bfloat16>(b_bf16, n, "mixed_types");
+    auto* d_counts = device_array<std::uint8_t>(b_counts, n, "mixed_types");
+    auto* d_out32 = device_array<float>(b_out32, n, "mixed_types");
+    auto* d_out16 = device_array<__nv_bfloat16>(b_out16, n, "mixed_types");
+    auto* d_out64 = device_array<std::int64_t>(b_out64, n + 1, "mixed_types");
     ZOO_CUDA(cudaMemcpy(d_ints, ints.data(), n * sizeof(std::int32_t), cudaMemcpyHostToDevice));
     ZOO_CUDA(cudaMemcpy(d_bf16, bf16.data(), n * sizeof(__nv_bfloat16), cudaMemcpyHostToDevice));
     ZOO_CUDA(cudaMemcpy(d_counts, counts.data(), n, cudaMemcpyHostToDevice));
-    auto* d_copy_in = device_array<char>(b_copy_in, n * 6);
-    auto* d_copy_out = device_array<char>(b_copy_out, n * 6);
+    auto* d_copy_in = device_array<char>(b_copy_in, n * 6, "mixed_types");
+    auto* d_copy_out = device_array<char>(b_copy_out, n * 6, "mixed_types");
 
     // Each scan once, checked, before anything is timed.
     bool right = true;

@@ -1,9 +1,12 @@
-// probe.cuh -- the start every probe of tune/ shares (drop_stage.cu, cluster_launch.cu): the zoo's
-// command line, with `default_sizes` where none is given; the watchdog; a stream; the L2 flusher
-// unless --hot; and the header of a timing table, so that a saved output names its GPU.
+// probe.cuh -- the start every probe of tune/ shares (drop_stage.cu, cluster_launch.cu,
+// mixed_types.cu, determinism.cu): the zoo's command line, with `default_sizes` where none is
+// given; the watchdog; a stream; the L2 flusher unless --hot; and the header of a timing table,
+// so that a saved output names its GPU. And device arrays that exit when they do not fit.
 #pragma once
 
+#include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <vector>
 
 #include "harness/harness.cuh"
@@ -31,6 +34,16 @@ inline bool start_probe(const char* name, const char* title, int argc, char** ar
   std::printf("# l2: %s\n", session.options.hot ? "hot" : "cold");
   std::printf("%s\n", kRowColumns);
   return true;
+}
+
+// n elements of T in `buffer`; a probe that cannot have them says so and exits kExitCudaOrMemory.
+template <class T>
+T* device_array(DeviceBuffer& buffer, std::int64_t n, const char* probe) {
+  if (!buffer.allocate(std::size_t(n) * sizeof(T))) {
+    std::fprintf(stderr, "%s: n=%lld does not fit in device memory\n", probe, static_cast<long long>(n));
+    std::exit(kExitCudaOrMemory);
+  }
+  return static_cast<T*>(buffer.pointer);
 }
 
 }  // namespace zoo::probe

@@ -48,6 +48,7 @@
 //             whole input with the initial value in front (CSR offsets: pass out + n, and
 //             allocate n + 1); `config` forces one configuration of the shipped table (an index
 //             below kConfigCount; kAutomatic, the default, picks from the table).
+//             Options<Out, Determinism::RunToRun>: the same bits every run (Determinism, below).
 //
 // Types: In -> Acc -> Out. Every element is converted to Acc as it is loaded, the scan runs in
 // Acc (registers and tile descriptors), and every result is converted to Out as it is stored.
@@ -67,7 +68,11 @@
 // Determinism: integer scans (any operator on integers) give the same bits every run. A
 // floating-point sum is associative only approximately, and each tile's carry-in is the
 // reduction of the tiles before it grouped as the look-back found their descriptors, which
-// depends on timing: two runs may differ in the last bits (README, "Determinism").
+// depends on timing: two runs may differ in the last bits. Options<Out, Determinism::RunToRun>
+// fixes the grouping (detail/lookback.cuh, fixed_order_in_warp0): the same input then gives the
+// same bits in every run on the same GPU model with the same configuration (the table's choice
+// for n, or a forced one); another configuration groups differently. Its cost: README,
+// "Determinism".
 //
 // The workspace, and why it is an object rather than CUB's two-phase (null pointer, then run)
 // convention: the scan is one launch because its tile descriptors carry the run's epoch, a number
@@ -139,10 +144,19 @@ inline constexpr int kAutomatic = -1;
 // How many configurations the shipped table holds: Options::config may force any of 0 .. kConfigCount - 1.
 inline constexpr int kConfigCount = detail::TunedDispatch::kConfigCount;
 
-template <class Out>
+// What a scan promises about its bits from run to run (see Determinism at the top of this file).
+// A compile-time choice, as CUB's determinism requirements are: the default kernel carries
+// nothing of the other.
+enum class Determinism {
+  NotGuaranteed,  // the fastest look-back; floating-point results may differ in the last bits
+  RunToRun,       // the fixed-order look-back: the same bits in every run
+};
+
+template <class Out, Determinism D = Determinism::NotGuaranteed>
 struct Options {
   Out* total = nullptr;     // device memory for one Out: the reduction of everything, initial included
   int config = kAutomatic;  // a configuration of the shipped table, or kAutomatic
+  static constexpr Determinism kDeterminism = D;
 };
 
 // An initial value in device memory, read when the scan runs.
@@ -270,13 +284,11 @@ struct WorkspaceAccess {
 // Other types have a status word per tile followed by value slots, so a scan with another
 // configuration or tile count could read an earlier scan's value bits as a status, and must
 // start from zeroed memory.
+// `kernel`: the configuration of the table, or another number for another kernel (axis.cuh).
 template <class T>
-std::uint64_t descriptor_layout(int config, std::int64_t n) {
+std::uint64_t descriptor_layout(int kernel, std::int64_t tiles) {
   if (sizeof(T) == 4 || sizeof(T) == 8) return 1;
-  std::int64_t tile_items = 0;
-  with_config(config, tuned::Configs{}, [&](auto c) { tile_items = decltype(c)::kTileItems; });
-  const auto tiles = static_cast<std::uint64_t>(ceil_div<std::int64_t>(n, tile_items));
-  return (tiles << 24) ^ (std::uint64_t(config) << 16) ^ (sizeof(T) << 1);
+  return (static_cast<std::uint64_t>(tiles) << 24) ^ (std::uint64_t(kernel) << 16) ^ (sizeof(T) << 1);
 }
 
 // A prepared scan: its configuration, its epoch, the workspace's first `reserved_bytes` for the
@@ -310,10 +322,12 @@ cudaError_t prepare_scan(std::int64_t n, std::size_t reserved_bytes, int forced_
   }
   reserved_bytes = ceil_div<std::size_t>(reserved_bytes, 256) * 256;  // descriptors stay 256-byte aligned
   const std::size_t descriptor_bytes = TunedDispatch::workspace_bytes<Acc>(prepared.config, n);
-  if (const cudaError_t error =
-          WorkspaceAccess::prepare(workspace, reserved_bytes + descriptor_bytes,
-                                   descriptor_layout<Acc>(prepared.config, n) ^ (std::uint64_t(reserved_bytes) << 40),
-                                   stream, prepared.epoch);
+  std::int64_t tile_items = 0;
+  with_config(prepared.config, tuned::Configs{}, [&](auto c) { tile_items = decltype(c)::kTileItems; });
+  const std::uint64_t layout = descriptor_layout<Acc>(prepared.config, ceil_div<std::int64_t>(n, tile_items));
+  if (const cudaError_t error = WorkspaceAccess::prepare(workspace, reserved_bytes + descriptor_bytes,
+                                                         layout ^ (std::uint64_t(reserved_bytes) << 40), stream,
+                                                         prepared.epoch);
       error != cudaSuccess)
     return error;
   const Scratch memory = WorkspaceAccess::memory(workspace);
@@ -341,16 +355,28 @@ ScanFront<Acc> front_of(const T& initial, const Op&) {
   return {static_cast<Acc>(initial)};
 }
 
-// The front alone, for a scan of nothing that must still write its total.
+// The front alone in each of `count` totals, for scans of nothing that must still write them.
 template <class Acc, class Out, class Op>
-__global__ void write_front_kernel(ScanFront<Acc> front, Op op, Out* total) {
-  *total = static_cast<Out>(front.fold(op));
+__global__ void write_front_kernel(ScanFront<Acc> front, Op op, Out* totals, std::int64_t count) {
+  const Out value = static_cast<Out>(front.fold(op));
+  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < count;
+       i += std::int64_t(gridDim.x) * blockDim.x)
+    totals[i] = value;
 }
 
-template <class AccChoice, bool Reverse, class In, class Out, class Init, class Op>
-cudaError_t scan(const In* in, Out* out, std::int64_t n, ScanKind kind, const Init& initial, const Op& op,
-                 Workspace& workspace, cudaStream_t stream, const Options<Out>& options) {
-  using Acc = accumulator_t<AccChoice, Out>;
+template <class Acc, class Out, class Op>
+cudaError_t write_fronts(const ScanFront<Acc>& front, const Op& op, Out* totals, std::int64_t count,
+                         cudaStream_t stream) {
+  if (!totals || count == 0) return cudaSuccess;
+  const auto blocks = static_cast<unsigned>(count < 256 * 1024 ? ceil_div<std::int64_t>(count, 256) : 1024);
+  write_front_kernel<<<blocks, 256, 0, stream>>>(front, op, totals, count);
+  return cudaGetLastError();
+}
+
+// What a scan's types and operator must be, said at compile time in one line each; true when
+// all hold (the caller compiles its body only then, so that a failed check says nothing more).
+template <class In, class Out, class Acc, class Op>
+constexpr bool check_scannable() {
   static_assert(std::is_trivially_copyable<In>::value && std::is_trivially_copyable<Out>::value &&
                     std::is_trivially_copyable<Acc>::value,
                 "scan_zoo scans trivially copyable types");
@@ -359,22 +385,31 @@ cudaError_t scan(const In* in, Out* out, std::int64_t n, ScanKind kind, const In
                 "or adjoin one to a semigroup with scan_zoo::AdjoinIdentity (operators.cuh)");
   static_assert(std::is_trivially_copyable<Op>::value,
                 "scan_zoo: the operator is copied into the kernel with its state, so it must be trivially copyable");
-  if constexpr (HasIdentity<Op, Acc>::value && std::is_trivially_copyable<Op>::value) {
-    if (n < 0 || (n > 0 && (in == nullptr || out == nullptr))) return cudaErrorInvalidValue;
-    if (static_cast<const void*>(in) == static_cast<const void*>(out) && sizeof(In) != sizeof(Out))
-      return cudaErrorInvalidValue;
-    if (options.config < kAutomatic || options.config >= TunedDispatch::kConfigCount) return cudaErrorInvalidValue;
+  return HasIdentity<Op, Acc>::value && std::is_trivially_copyable<Op>::value;
+}
+
+// The arguments every scan refuses: n elements, in and out, the forced configuration.
+template <class In, class Out>
+bool refuses(const In* in, const Out* out, std::int64_t n, int config) {
+  if (n < 0 || (n > 0 && (in == nullptr || out == nullptr))) return true;
+  if (static_cast<const void*>(in) == static_cast<const void*>(out) && sizeof(In) != sizeof(Out)) return true;
+  return config < kAutomatic || config >= TunedDispatch::kConfigCount;
+}
+
+template <class AccChoice, bool Reverse, class In, class Out, class Init, class Op, Determinism D>
+cudaError_t scan(const In* in, Out* out, std::int64_t n, ScanKind kind, const Init& initial, const Op& op,
+                 Workspace& workspace, cudaStream_t stream, const Options<Out, D>& options) {
+  using Acc = accumulator_t<AccChoice, Out>;
+  if constexpr (check_scannable<In, Out, Acc, Op>()) {
+    if (refuses(in, out, n, options.config)) return cudaErrorInvalidValue;
     const ScanFront<Acc> front = front_of<Acc>(initial, op);
-    if (n == 0) {
-      if (!options.total) return cudaSuccess;
-      write_front_kernel<<<1, 1, 0, stream>>>(front, op, options.total);
-      return cudaGetLastError();
-    }
+    if (n == 0) return write_fronts(front, op, options.total, 1, stream);
     PreparedScan prepared;
     if (const cudaError_t error = prepare_scan<Acc>(n, 0, options.config, workspace, stream, prepared);
         error != cudaSuccess)
       return error;
-    const ScanArgs<In, Out, Acc, Op, Reverse> args{in, out, n, kind == ScanKind::Exclusive, front, op, options.total};
+    const ScanArgs<In, Out, Acc, Op, Reverse, D == Determinism::RunToRun> args{
+        in, out, n, kind == ScanKind::Exclusive, front, op, options.total};
     return TunedDispatch::launch(prepared.config, args, prepared.descriptors, prepared.epoch, stream);
   } else {
     return cudaErrorInvalidValue;  // unreachable: a static_assert above has failed
@@ -385,45 +420,49 @@ cudaError_t scan(const In* in, Out* out, std::int64_t n, ScanKind kind, const In
 
 // The six scans (the top of this file says what each computes). AccChoice: the accumulator
 // type, or UseDefault for accumulator_t's choice.
-template <class AccChoice = UseDefault, class In, class Out, class Op>
+template <class AccChoice = UseDefault, class In, class Out, class Op, Determinism D = Determinism::NotGuaranteed>
 cudaError_t inclusive_scan(const In* in, Out* out, std::int64_t n, Op op, Workspace& workspace,
-                           cudaStream_t stream = 0, const Options<Out>& options = {}) {
+                           cudaStream_t stream = 0, const Options<Out, D>& options = {}) {
   return detail::scan<AccChoice, false>(in, out, n, detail::ScanKind::Inclusive, detail::IdentityInFront{}, op,
                                         workspace, stream, options);
 }
 
-template <class AccChoice = UseDefault, class In, class Out, class Init, class Op>
+template <class AccChoice = UseDefault, class In, class Out, class Init, class Op,
+          Determinism D = Determinism::NotGuaranteed>
 cudaError_t inclusive_scan_init(const In* in, Out* out, std::int64_t n, const Init& initial, Op op,
-                                Workspace& workspace, cudaStream_t stream = 0, const Options<Out>& options = {}) {
+                                Workspace& workspace, cudaStream_t stream = 0, const Options<Out, D>& options = {}) {
   return detail::scan<AccChoice, false>(in, out, n, detail::ScanKind::Inclusive, initial, op, workspace, stream,
                                         options);
 }
 
-template <class AccChoice = UseDefault, class In, class Out, class Init, class Op>
+template <class AccChoice = UseDefault, class In, class Out, class Init, class Op,
+          Determinism D = Determinism::NotGuaranteed>
 cudaError_t exclusive_scan(const In* in, Out* out, std::int64_t n, const Init& initial, Op op, Workspace& workspace,
-                           cudaStream_t stream = 0, const Options<Out>& options = {}) {
+                           cudaStream_t stream = 0, const Options<Out, D>& options = {}) {
   return detail::scan<AccChoice, false>(in, out, n, detail::ScanKind::Exclusive, initial, op, workspace, stream,
                                         options);
 }
 
-template <class AccChoice = UseDefault, class In, class Out, class Op>
+template <class AccChoice = UseDefault, class In, class Out, class Op, Determinism D = Determinism::NotGuaranteed>
 cudaError_t reverse_inclusive_scan(const In* in, Out* out, std::int64_t n, Op op, Workspace& workspace,
-                                   cudaStream_t stream = 0, const Options<Out>& options = {}) {
+                                   cudaStream_t stream = 0, const Options<Out, D>& options = {}) {
   return detail::scan<AccChoice, true>(in, out, n, detail::ScanKind::Inclusive, detail::IdentityInFront{}, op,
                                        workspace, stream, options);
 }
 
-template <class AccChoice = UseDefault, class In, class Out, class Init, class Op>
+template <class AccChoice = UseDefault, class In, class Out, class Init, class Op,
+          Determinism D = Determinism::NotGuaranteed>
 cudaError_t reverse_inclusive_scan_init(const In* in, Out* out, std::int64_t n, const Init& initial, Op op,
                                         Workspace& workspace, cudaStream_t stream = 0,
-                                        const Options<Out>& options = {}) {
+                                        const Options<Out, D>& options = {}) {
   return detail::scan<AccChoice, true>(in, out, n, detail::ScanKind::Inclusive, initial, op, workspace, stream,
                                        options);
 }
 
-template <class AccChoice = UseDefault, class In, class Out, class Init, class Op>
+template <class AccChoice = UseDefault, class In, class Out, class Init, class Op,
+          Determinism D = Determinism::NotGuaranteed>
 cudaError_t reverse_exclusive_scan(const In* in, Out* out, std::int64_t n, const Init& initial, Op op,
-                                   Workspace& workspace, cudaStream_t stream = 0, const Options<Out>& options = {}) {
+                                   Workspace& workspace, cudaStream_t stream = 0, const Options<Out, D>& options = {}) {
   return detail::scan<AccChoice, true>(in, out, n, detail::ScanKind::Exclusive, initial, op, workspace, stream,
                                        options);
 }

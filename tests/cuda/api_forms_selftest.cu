@@ -23,6 +23,9 @@
 //              kernel just before, in the same stream; the total for every form and for n = 0
 //   configs    every configuration of the shipped table forced (Options::config) on int32 sums,
 //              each in caller memory of workspace_bytes<int32_t>(n) bytes
+//   deterministic  Determinism::RunToRun in every configuration (int32, float, int64, the 2x2
+//              matrix product: each descriptor layout), exact; then 20 runs of a float sum of
+//              real values at 2^24 + 5, every run's bits equal to the first's
 //   refusals   a configuration out of range; in == out with In and Out of different sizes
 // Sizes: 0, 1, tile boundaries of the largest tile, odd sizes (no whole vector), and 2^20 + 7.
 #include <cuda_bf16.h>
@@ -32,6 +35,7 @@
 #include <scan_zoo/scan.cuh>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -42,26 +46,13 @@
 #include <vector>
 
 #include "matrix_product.cuh"
+#include "selftest.cuh"
 
 namespace {
 
-int failures = 0;
-void report(bool ok, const std::string& name, const std::string& why = "") {
-  std::printf(ok ? "PASS %s\n" : "FAIL %s: %s\n", name.c_str(), why.c_str());
-  failures += ok ? 0 : 1;
-}
-
-#define CHECK_CUDA(expression)                                                                       \
-  do {                                                                                               \
-    const cudaError_t error_ = (expression);                                                         \
-    if (error_ != cudaSuccess) {                                                                     \
-      std::fprintf(stderr, "api_forms_selftest: %s: %s\n", #expression, cudaGetErrorString(error_)); \
-      std::exit(2);                                                                                  \
-    }                                                                                                \
-  } while (0)
+using namespace selftest;
 
 // ---- Element types and operators ----
-
 
 // A sum modulo a modulus known only at run time: the operator's state.
 struct ModularSum {
@@ -90,58 +81,6 @@ bool operator==(const Band& x, const Band& y) {
   return x.present == y.present && (!x.present || (x.value.first == y.value.first && x.value.second == y.value.second));
 }
 
-// Host-side equality and conversions for the 16-bit floats.
-bool same(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
-bool same(__nv_bfloat16 a, __nv_bfloat16 b) { return std::memcmp(&a, &b, sizeof a) == 0; }
-template <class T>
-bool same(const T& a, const T& b) {
-  return a == b;
-}
-
-// A value's bytes in hex, for a failure message about any type.
-template <class T>
-std::string hex_bytes(const T& value) {
-  unsigned char bytes[sizeof(T)];
-  std::memcpy(bytes, &value, sizeof(T));
-  std::string text;
-  char digits[3];
-  for (unsigned char byte : bytes) {
-    std::snprintf(digits, sizeof digits, "%02x", byte);
-    text += digits;
-  }
-  return text;
-}
-
-// ---- The reference: the same scan on the CPU, in the accumulator type ----
-
-struct Form {
-  bool exclusive = false;
-  bool reverse = false;
-  bool with_initial = false;  // inclusive_scan_init (exclusive scans always have one)
-};
-
-std::string form_name(const Form& f) {
-  return std::string(f.reverse ? "reverse " : "") + (f.exclusive ? "exclusive" : f.with_initial ? "inclusive+init" : "inclusive");
-}
-
-// out (and *total) as the library defines them: the sequence in scan order (reversed for a
-// reverse scan), each element converted to Acc, `initial` (or the identity) in front, each result
-// converted to Out.
-template <class Acc, class In, class Out, class Op>
-void reference(const std::vector<In>& in, std::vector<Out>& out, Out& total, const Form& form, Acc initial,
-               const Op& op) {
-  const std::int64_t n = static_cast<std::int64_t>(in.size());
-  out.resize(n);
-  Acc running = form.exclusive || form.with_initial ? initial : op.template identity<Acc>();
-  for (std::int64_t step = 0; step < n; ++step) {
-    const std::int64_t i = form.reverse ? n - 1 - step : step;
-    if (form.exclusive) out[i] = static_cast<Out>(running);
-    running = op(running, static_cast<Acc>(in[i]));
-    if (!form.exclusive) out[i] = static_cast<Out>(running);
-  }
-  total = static_cast<Out>(running);
-}
-
 // One call of the library in `form`, with the initial value as given (a value or a DeviceValue).
 template <class AccChoice, class In, class Out, class Init, class Op>
 cudaError_t call(const Form& f, const In* in, Out* out, std::int64_t n, const Init& initial, const Op& op,
@@ -158,15 +97,6 @@ cudaError_t call(const Form& f, const In* in, Out* out, std::int64_t n, const In
   return inclusive_scan<AccChoice>(in, out, n, op, workspace, stream, options);
 }
 
-template <class T>
-struct DeviceArray {
-  T* data = nullptr;
-  explicit DeviceArray(std::int64_t n) { CHECK_CUDA(cudaMalloc(&data, std::max<std::int64_t>(1, n) * sizeof(T))); }
-  ~DeviceArray() { cudaFree(data); }
-  DeviceArray(const DeviceArray&) = delete;
-  DeviceArray& operator=(const DeviceArray&) = delete;
-};
-
 // The initial value, written by a kernel: what "an earlier kernel in the same stream" means.
 template <class T>
 __global__ void write_value(T* where, T value) {
@@ -175,13 +105,12 @@ __global__ void write_value(T* where, T value) {
 
 enum class InitialLives { OnHost, InDeviceMemory };
 
-// One scan through the API, checked element by element and its total: "" or what went wrong.
-template <class AccChoice, class In, class Out, class Op>
-std::string scan_and_check(const std::vector<In>& input, const Form& form, bool in_place,
-                           scan_zoo::accumulator_t<AccChoice, Out> initial, const Op& op,
-                           scan_zoo::Workspace& workspace, int config = scan_zoo::kAutomatic,
-                           InitialLives lives = InitialLives::OnHost) {
-  using Acc = scan_zoo::accumulator_t<AccChoice, Out>;
+// One scan checked element by element, and its total, against the reference of `form`: "" or
+// what went wrong. `launch(d_in, d_out, stream, d_total)` makes the library call (and returns
+// its error); the output and the total are poisoned first.
+template <class Acc, class In, class Out, class Op, class Launch>
+std::string check_scan(const std::vector<In>& input, const Form& form, bool in_place, Acc initial, const Op& op,
+                       Launch&& launch) {
   const std::int64_t n = static_cast<std::int64_t>(input.size());
   std::vector<Out> want;
   Out want_total{};
@@ -192,7 +121,6 @@ std::string scan_and_check(const std::vector<In>& input, const Form& form, bool 
   DeviceArray<In> d_in(n);
   DeviceArray<Out> d_separate_out(in_place ? 0 : n);
   DeviceArray<Out> d_total(1);
-  DeviceArray<Acc> d_initial(1);
   Out* d_out = in_place ? reinterpret_cast<Out*>(d_in.data) : d_separate_out.data;
   if (n > 0) CHECK_CUDA(cudaMemcpy(d_in.data, input.data(), n * sizeof(In), cudaMemcpyHostToDevice));
   // Poisoned, in the scan's stream: a non-blocking stream does not wait for the legacy default
@@ -200,17 +128,7 @@ std::string scan_and_check(const std::vector<In>& input, const Form& form, bool 
   // scan and poison its results.
   if (!in_place) CHECK_CUDA(cudaMemsetAsync(d_out, 0xA5, std::max<std::int64_t>(1, n) * sizeof(Out), stream));
   CHECK_CUDA(cudaMemsetAsync(d_total.data, 0xA5, sizeof(Out), stream));
-  scan_zoo::Options<Out> options;
-  options.total = d_total.data;
-  options.config = config;
-  cudaError_t error;
-  if (lives == InitialLives::InDeviceMemory) {
-    write_value<<<1, 1, 0, stream>>>(d_initial.data, initial);  // no synchronization before the scan
-    error = call<AccChoice>(form, d_in.data, d_out, n, scan_zoo::device_value(d_initial.data), op, workspace, stream,
-                            options);
-  } else {
-    error = call<AccChoice>(form, d_in.data, d_out, n, initial, op, workspace, stream, options);
-  }
+  const cudaError_t error = launch(static_cast<const In*>(d_in.data), d_out, stream, d_total.data);
   std::string why;
   if (error != cudaSuccess) why = std::string("returned ") + cudaGetErrorString(error);
   CHECK_CUDA(cudaStreamSynchronize(stream));
@@ -226,16 +144,32 @@ std::string scan_and_check(const std::vector<In>& input, const Form& form, bool 
   return "";
 }
 
+// check_scan of the library call that `form` names (call, above), with the initial value as a
+// value or in device memory, written by a kernel just before the scan.
+template <class AccChoice, class In, class Out, class Op>
+std::string scan_and_check(const std::vector<In>& input, const Form& form, bool in_place,
+                           scan_zoo::accumulator_t<AccChoice, Out> initial, const Op& op,
+                           scan_zoo::Workspace& workspace, int config = scan_zoo::kAutomatic,
+                           InitialLives lives = InitialLives::OnHost) {
+  using Acc = scan_zoo::accumulator_t<AccChoice, Out>;
+  const std::int64_t n = static_cast<std::int64_t>(input.size());
+  DeviceArray<Acc> d_initial(1);
+  return check_scan<Acc, In, Out>(input, form, in_place, initial, op,
+                                  [&](const In* in, Out* out, cudaStream_t stream, Out* total) {
+                                    scan_zoo::Options<Out> options;
+                                    options.total = total;
+                                    options.config = config;
+                                    if (lives == InitialLives::OnHost)
+                                      return call<AccChoice>(form, in, out, n, initial, op, workspace, stream, options);
+                                    write_value<<<1, 1, 0, stream>>>(d_initial.data, initial);  // no synchronization
+                                    return call<AccChoice>(form, in, out, n, scan_zoo::device_value(d_initial.data),
+                                                           op, workspace, stream, options);
+                                  });
+}
+
 constexpr std::int64_t kLargestTile = 256 * 32;
 const std::vector<std::int64_t> kSizes = {0, 1, 7, kLargestTile - 1, kLargestTile, kLargestTile + 1,
                                           3 * kLargestTile + 5, (1 << 20) + 7};
-
-template <class T, class Make>
-std::vector<T> generate(std::int64_t n, Make&& make) {
-  std::vector<T> data(n);
-  for (auto& x : data) x = make();
-  return data;
-}
 
 // ---- The checks ----
 
@@ -373,6 +307,92 @@ void check_configs(std::mt19937_64& rng) {
     }
 }
 
+// The deterministic scans (Options<Out, Determinism::RunToRun>, the fixed-order look-back): exact on data whose
+// every prefix is exact, in every configuration, for each descriptor layout (32-bit, 64-bit, a
+// struct) and a non-commutative operator, forward and reverse; then, on real-valued floats whose
+// sums round, the same bits in every run.
+void check_deterministic(std::mt19937_64& rng) {
+  using RunToRun = scan_zoo::Options<std::int32_t, scan_zoo::Determinism::RunToRun>;
+  // Options of any output type, with the total and a forced configuration.
+  const auto options_for = [](auto* total, int config) {
+    scan_zoo::Options<std::remove_pointer_t<decltype(total)>, scan_zoo::Determinism::RunToRun> options;
+    options.total = total;
+    options.config = config;
+    return options;
+  };
+  static_assert(RunToRun::kDeterminism == scan_zoo::Determinism::RunToRun, "Options carries its determinism");
+  // Many look-back windows (32 or 64 tiles each) at every tile size of the table.
+  const std::int64_t sizes[] = {5000, (1 << 20) + 7, (1 << 22) + 3};
+  for (int config = 0; config < scan_zoo::kConfigCount; ++config)
+    for (std::int64_t n : sizes) {
+      const std::string at = " config " + std::to_string(config) + " n=" + std::to_string(n);
+      scan_zoo::Workspace workspace;
+      const auto ints = generate<std::int32_t>(n, [&] { return std::int32_t(rng()); });
+      std::string why = check_scan<std::int32_t, std::int32_t, std::int32_t>(
+          ints, Form{true, false, false}, false, 3, scan_zoo::Plus{}, [&](auto in, auto out, auto stream, auto total) {
+            return scan_zoo::exclusive_scan(in, out, n, 3, scan_zoo::Plus{}, workspace, stream, options_for(total, config));
+          });
+      report(why.empty(), "deterministic int32 sum exclusive" + at, why);
+      const auto small = generate<float>(n, [&] { return float(int(rng() % 9) - 4); });
+      why = check_scan<float, float, float>(
+          small, Form{false, true, false}, true, 0.0f, scan_zoo::Plus{}, [&](auto in, auto out, auto stream, auto total) {
+            return scan_zoo::reverse_inclusive_scan(in, out, n, scan_zoo::Plus{}, workspace, stream,
+                                                    options_for(total, config));
+          });
+      report(why.empty(), "deterministic float sum (exact data) reverse inclusive in-place" + at, why);
+      const auto wide = generate<std::int64_t>(n, [&] { return std::int64_t(rng()); });
+      why = check_scan<std::int64_t, std::int64_t, std::int64_t>(
+          wide, Form{}, false, scan_zoo::Max::identity<std::int64_t>(), scan_zoo::Max{},
+          [&](auto in, auto out, auto stream, auto total) {
+            return scan_zoo::inclusive_scan(in, out, n, scan_zoo::Max{}, workspace, stream, options_for(total, config));
+          });
+      report(why.empty(), "deterministic int64 max inclusive" + at, why);
+      const auto matrices = generate<Mat2>(
+          n, [&] { return Mat2{std::uint32_t(rng()), std::uint32_t(rng()), std::uint32_t(rng()), std::uint32_t(rng())}; });
+      const Mat2 initial{std::uint32_t(rng()), std::uint32_t(rng()), std::uint32_t(rng()), std::uint32_t(rng())};
+      why = check_scan<Mat2, Mat2, Mat2>(
+          matrices, Form{false, false, true}, false, initial, Mat2Product{}, [&](auto in, auto out, auto stream, auto total) {
+            return scan_zoo::inclusive_scan_init(in, out, n, initial, Mat2Product{}, workspace, stream,
+                                                 options_for(total, config));
+          });
+      report(why.empty(), "deterministic mat2x2 product inclusive+init" + at, why);
+    }
+
+  // Real-valued floats: every run of the deterministic scan gives the first run's bits, and
+  // stays near a double reference (an exact comparison is impossible here: the grouping is the
+  // kernel's). 2^24 + 5 elements: thousands of tiles, so the look-backs overlap as in a large scan.
+  const std::int64_t n = (1 << 24) + 5;
+  const auto reals = generate<float>(n, [&] { return float(std::int64_t(rng() % 2000001) - 1000000) * 1e-6f; });
+  DeviceArray<float> d_in(n), d_out(n);
+  CHECK_CUDA(cudaMemcpy(d_in.data, reals.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+  scan_zoo::Workspace workspace;
+  const scan_zoo::Options<float, scan_zoo::Determinism::RunToRun> options;
+  std::vector<float> first(n), again(n);
+  std::string why;
+  constexpr int kRuns = 20;
+  for (int run = 0; run < kRuns && why.empty(); ++run) {
+    CHECK_CUDA(cudaMemset(d_out.data, 0xA5, n * sizeof(float)));
+    if (const cudaError_t e = scan_zoo::inclusive_scan(d_in.data, d_out.data, n, scan_zoo::Plus{}, workspace, 0, options);
+        e != cudaSuccess)
+      why = std::string("returned ") + cudaGetErrorString(e);
+    CHECK_CUDA(cudaDeviceSynchronize());
+    std::vector<float>& got = run == 0 ? first : again;
+    CHECK_CUDA(cudaMemcpy(got.data(), d_out.data, n * sizeof(float), cudaMemcpyDeviceToHost));
+    if (run > 0 && why.empty() && std::memcmp(first.data(), again.data(), n * sizeof(float)) != 0) {
+      const auto where = std::mismatch(first.begin(), first.end(), again.begin()).first - first.begin();
+      why = "run " + std::to_string(run) + " differs from run 0 first at index " + std::to_string(where);
+    }
+  }
+  double running = 0.0;
+  for (std::int64_t i = 0; i < n && why.empty(); ++i) {
+    running += reals[i];
+    // float's rounding over 2^24 partial sums of magnitude up to a few thousand: far below 0.5.
+    if (std::abs(double(first[i]) - running) > 0.5)
+      why = "index " + std::to_string(i) + " is " + std::to_string(first[i]) + ", the double sum " + std::to_string(running);
+  }
+  report(why.empty(), "deterministic float sum of real values: " + std::to_string(kRuns) + " runs, same bits", why);
+}
+
 void check_refusals() {
   scan_zoo::Workspace workspace;
   DeviceArray<std::int32_t> d(16);
@@ -402,6 +422,7 @@ int main(int argc, char** argv) {
   check_operators(rng);
   check_reverse_and_forms(rng);
   check_configs(rng);
+  check_deterministic(rng);
   check_refusals();
   std::printf("api_forms_selftest: %d failed\n", failures);
   return failures == 0 ? 0 : 1;

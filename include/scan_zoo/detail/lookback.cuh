@@ -103,10 +103,74 @@ struct WarpLookback {
     return decoupled_lookback<T, Op, Backoff>(state, tile, total, closed, [&] { return walk<T, Op>(op); }, op);
   }
 
-  // The carry-in to the lanes of warp 0 only; called by warp 0 alone.
-  template <class T, class Op>
+  // The carry-in to the lanes of warp 0 only; called by warp 0 alone. FixedOrder: the
+  // deterministic look-back (below) instead of the nearest-INCLUSIVE one.
+  template <class T, class Op, bool FixedOrder = false>
   __device__ T get_in_warp0(T total, const Op& op = Op{}) const {
-    return look_back_in_warp0<T, Op, Backoff>(state, tile, total, false, [&] { return walk<T, Op>(op); }, op);
+    if constexpr (FixedOrder) return fixed_order_in_warp0<T, Op>(total, op);
+    else return look_back_in_warp0<T, Op, Backoff>(state, tile, total, false, [&] { return walk<T, Op>(op); }, op);
+  }
+
+  // The deterministic look-back. The carry-in that walk() returns is the reduction of the tiles
+  // before this one grouped as the walk happened to find their descriptors (from the nearest
+  // INCLUSIVE one on), which depends on timing: for an operator that is only approximately
+  // associative (a floating-point sum) two runs may differ in the last bits. Here the grouping
+  // is fixed. The tiles fall into aligned windows of kWindow (the walk's width), and
+  //   carry-in(t) = inclusive(b) op aggregate(b + 1) op ... op aggregate(t - 1),
+  // b the last tile of the window before t's (none in the first window), reduced by one fixed
+  // shuffle tree. Only a window's last tile publishes an INCLUSIVE value (op(carry-in, total));
+  // every other tile publishes its AGGREGATE and nothing more, and tile 0 its INCLUSIVE one at
+  // once, as always. So every descriptor a tile reads holds one fixed value, and every carry-in
+  // is the same expression of the same values in every run. The price: a tile waits for its own
+  // window's base even where a nearer tile has finished.
+  template <class T, class Op>
+  __device__ T fixed_order_in_warp0(T total, const Op& op) const {
+    constexpr int kWindow = kWarpSize * PerLane;
+    const T identity = op.template identity<T>();
+    const bool leader = lane_id() == 0;
+    if (tile == 0) {
+      if (leader) state.publish(0, kTileInclusive, total);
+      return identity;
+    }
+    // Nobody reads the AGGREGATE of a window's last tile: the tiles after it read its INCLUSIVE
+    // value, the tiles of its own window lie before it.
+    const bool window_last = (tile + 1) % kWindow == 0;
+    if (leader && !window_last) state.publish(tile, kTileAggregate, total);
+    Backoff::before_first_poll();
+    // Position p of the window reads tile base + p: p = 0 the base, whose INCLUSIVE value is
+    // needed (before tile 0 there is none: the identity), p = 1 .. tile - 1 - base the tiles of
+    // this window before this one (their AGGREGATE; tile 0's INCLUSIVE), the rest nothing (the
+    // identity). Statuses are ordered INVALID < AGGREGATE < INCLUSIVE: a position waits while its
+    // status is below the one it needs.
+    const std::int64_t base = tile / kWindow * kWindow - 1;
+    const int count = static_cast<int>(tile - base);
+    TileView<T> view[PerLane];
+    bool waiting = false;
+#pragma unroll
+    for (int j = 0; j < PerLane; ++j) {
+      const int position = lane_id() * PerLane + j;
+      view[j] = position < count && base + position >= 0 ? state.read(base + position)
+                                                          : TileView<T>{kTileInclusive, identity};
+      waiting |= view[j].status < (position == 0 ? kTileInclusive : kTileAggregate);
+    }
+    while (__any_sync(kFullMask, waiting)) {
+      Backoff::between_polls();
+      waiting = false;
+#pragma unroll
+      for (int j = 0; j < PerLane; ++j) {
+        const int position = lane_id() * PerLane + j;
+        const std::uint32_t needed = position == 0 ? kTileInclusive : kTileAggregate;
+        if (view[j].status < needed) view[j] = state.read(base + position);
+        waiting |= view[j].status < needed;
+      }
+    }
+    T share = identity;
+#pragma unroll
+    for (int j = 0; j < PerLane; ++j) share = op(share, view[j].value);
+    ShuffleWarpScan::Storage<T> no_storage;
+    const T prefix = shuffle_from(ShuffleWarpScan::inclusive<T, Op>(share, no_storage, op), kWarpSize - 1);
+    if (leader && window_last) state.publish(tile, kTileInclusive, op(prefix, total));
+    return prefix;
   }
 
   // The reduction of every tile before this one, to every lane of warp 0.

@@ -10,7 +10,9 @@
 //   2. scan each warp's run with thread-serial steps and shuffles;
 //   3. combine the warp totals through shared memory: one barrier, and the tile total is known;
 //   4. warp 0 publishes the AGGREGATE, looks back over the predecessors' descriptors and
-//      publishes the INCLUSIVE value (lookback.cuh, tile_state.cuh);
+//      publishes the INCLUSIVE value (lookback.cuh, tile_state.cuh); a deterministic scan
+//      (ScanArgs::kDeterministic) looks back in a fixed order instead, so that a floating-point
+//      scan gives the same bits every run;
 //   5. a second barrier hands the carry-in to every thread;
 //   6. put the carry-in and the warps before in front of every item, and store, each converted
 //      from Acc to Out; the last tile writes the grand total when the caller asked for it.
@@ -129,15 +131,19 @@ struct ScanFront {
 // One scan as the kernel sees it. In, Out: the element types in memory; Acc: the type the scan
 // computes in (registers and descriptors; the loads convert In to Acc, the stores Acc to Out);
 // Op: the operator, copied to the kernel by value with its state; Reverse: a suffix scan (the
-// elements are read and written from the end, TileOrder in register_tile.cuh). `total`, when
+// elements are read and written from the end, TileOrder in register_tile.cuh); Deterministic: the
+// fixed-order look-back (lookback.cuh). Both are compile-time, so that the default kernel carries
+// nothing of the other forms. `total`, when
 // set, receives the reduction of everything (the front included) as an Out.
-template <class In, class Out, class Acc, class Op, bool Reverse = false>
+template <class In, class Out, class Acc, class Op, bool Reverse = false, bool Deterministic = false>
 struct ScanArgs {
   using InT = In;
   using OutT = Out;
   using AccT = Acc;
   using OpT = Op;
   static constexpr bool kReverse = Reverse;
+  // The fixed-order look-back (lookback.cuh): the same bits in every run, floating point included.
+  static constexpr bool kDeterministic = Deterministic;
 
   const In* in;
   Out* out;
@@ -180,7 +186,7 @@ __global__ void __launch_bounds__(Config::kThreads)
     if (warp_id() == 0) {
       const Acc first = tile == 0 ? args.front.fold(op) : carry;
       const Acc published = tile == 0 ? op(first, totals.tile) : totals.tile;
-      const Acc prefix = typename Config::template Lookback<Acc>{state, tile}.template get_in_warp0<Acc, Op>(published, op);
+      const Acc prefix = typename Config::template Lookback<Acc>{state, tile}.template get_in_warp0<Acc, Op, Args::kDeterministic>(published, op);
       if (lane_id() == 0) shared_carry = tile == 0 ? first : prefix;
     }
     if constexpr (kEarly) Tile::template scan_warp<Acc, Op, V>(items, args.exclusive, op);  // warp 0 after its look-back
