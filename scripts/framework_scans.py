@@ -3,7 +3,10 @@ by the zoo's protocol and printed as rows of the zoo's schema, so that they sit 
 tables and charts as the binaries (bin/cub_scan, bin/thrust_scan, ...).
 
 Rows (stdout, scripts/timing_table.py COLUMNS): variant torch_cumsum or cupy_cumsum, op sum, mode
-inclusive, one row per (framework, type, N); human lines on stderr.
+inclusive, one row per (framework, type, N); human lines on stderr. With --row-length L the N
+elements are N / L rows of L, each scanned on its own along the last axis (torch.cumsum(x, 1) of
+the [N / L, L] view, cupy.cumsum(x, axis=1)), as the binaries of src/axis/ do, and the mode is
+inclusive-lengthL, theirs.
 
 What each runs underneath, read from the frameworks' sources (their main branches; the first
 rows were taken with torch 2.11 and CuPy 14.2, CuPy's accelerators at their default, CUB):
@@ -52,7 +55,7 @@ Protocol (README, "How it measures"), as the binaries run it:
 
 Usage:
     python3 scripts/framework_scans.py SIZES [--variants torch_cumsum,cupy_cumsum] [--type int32[,float32]]
-                                       [--reps R] [--warmup W] [--hot] [--seed S]
+                                       [--reps R] [--warmup W] [--hot] [--seed S] [--row-length L]
 SIZES as the binaries take N: 1048576, 64K, 16M, 1G, 2^20, 2^24-1, comma lists.
 """
 import argparse
@@ -113,9 +116,14 @@ def combination_seed(seed, type_name, op, mode, n):
     return mix64(seed ^ mix64(fnv))
 
 
-def first_round_seed(seed, type_name, n):
+def mode_label(row_length):
+    """The mode column: the binaries' (problem.cuh, and src/axis/rows_problem.cuh with --row-length)."""
+    return f"{MODE}-length{row_length}" if row_length else MODE
+
+
+def first_round_seed(seed, type_name, n, row_length=0):
     """The stream of the binaries' first verified round (harness.cuh: verified_rounds)."""
-    return combination_seed(seed, type_name, OP, MODE, n) ^ mix64(0)
+    return combination_seed(seed, type_name, OP, mode_label(row_length), n) ^ mix64(0)
 
 
 GENERATE_CHUNK = 1 << 16  # elements per numpy pass: its temporaries stay in the CPU caches
@@ -131,10 +139,13 @@ def generate_input(stream, n, dtype):
     return values
 
 
-def reference_scan(values):
+def reference_scan(values, row_length=0):
     """The exact inclusive sum in a wide type, narrowed like the harness's reference: int64
-    wrapped to int32, float64 rounded to float32 (exact for this data)."""
+    wrapped to int32, float64 rounded to float32 (exact for this data); of every row of
+    row_length on its own when given."""
     wide = np.int64 if values.dtype.kind == "i" else np.float64
+    if row_length:
+        return np.cumsum(values.reshape(-1, row_length), axis=1, dtype=wide).astype(values.dtype).reshape(-1)
     return np.cumsum(values, dtype=wide).astype(values.dtype)
 
 
@@ -151,10 +162,10 @@ def summarize(times_ms):
 UNTIMED = {"reps": 0, **{key: float("nan") for key in ("median_ms", "min_ms", "max_ms", "p10_ms", "p90_ms")}}
 
 
-def format_row(variant, type_name, n, status, stats=UNTIMED, gbps=float("nan")):
+def format_row(variant, type_name, n, status, stats=UNTIMED, gbps=float("nan"), row_length=0):
     """One row with exactly the columns of timing_table.COLUMNS, printed as the binaries print
     theirs (rows.hpp: print_row): times with 6 decimals, GB/s with 2, nan where untimed."""
-    fields = {"variant": variant, "type": type_name, "op": OP, "mode": MODE, "n": str(n),
+    fields = {"variant": variant, "type": type_name, "op": OP, "mode": mode_label(row_length), "n": str(n),
               "reps": str(stats["reps"]), "gbps": f"{gbps:.2f}", "status": status, "gpus": "1"}
     fields.update({key: f"{value:.6f}" for key, value in stats.items() if key.endswith("_ms")})
     return " ".join(fields[column] for column in COLUMNS)
@@ -208,8 +219,12 @@ class Torch:
     def poison(self, array):
         array.view(self.torch.uint8).fill_(POISON_BYTE)
 
-    def scan(self, x, y):
-        self.torch.cumsum(x, 0, out=y)  # y's dtype (x's) is the result's: 4 bytes in, 4 out
+    def scan(self, x, y, row_length=0):
+        # y's dtype (x's) is the result's: 4 bytes in, 4 out
+        if row_length:
+            self.torch.cumsum(x.view(-1, row_length), 1, out=y.view(-1, row_length))
+        else:
+            self.torch.cumsum(x, 0, out=y)
 
     def download(self, array):
         return array.cpu().numpy()
@@ -273,8 +288,11 @@ class Cupy:
     def poison(self, array):
         array.view(self.cupy.uint8).fill(POISON_BYTE)
 
-    def scan(self, x, y):
-        self.cupy.cumsum(x, out=y)
+    def scan(self, x, y, row_length=0):
+        if row_length:
+            self.cupy.cumsum(x.reshape(-1, row_length), axis=1, out=y.reshape(-1, row_length))
+        else:
+            self.cupy.cumsum(x, out=y)
 
     def download(self, array):
         return self.cupy.asnumpy(array)
@@ -363,47 +381,47 @@ def time_reps(framework, run_once, flush, options, label):
 
 def run_combination(framework, type_name, n, options, flush):
     """Returns (row, exit code)."""
-    variant = framework.variant
-    label = f"{variant} {type_name} {OP} {MODE} n={n}"
+    variant, length = framework.variant, options.row_length
+    label = f"{variant} {type_name} {OP} {mode_label(length)} n={n}"
     if n == 0:
         print(f"{label}: empty input, nothing to do: PASS", file=sys.stderr)
-        return format_row(variant, type_name, n, "PASS"), EXIT_PASS
+        return format_row(variant, type_name, n, "PASS", row_length=length), EXIT_PASS
     itemsize = np.dtype(TYPES[type_name]).itemsize
     needed = 2 * n * itemsize
 
     def short_of_memory(free, total):
         print(f"{label}: not enough device memory: needs {needed} bytes (input and output {needed // 2} each); "
               f"{free} bytes ({free / 2**30:.2f} GiB) free of {total}", file=sys.stderr)
-        return format_row(variant, type_name, n, "SKIPPED(device-memory)"), EXIT_CUDA_OR_MEMORY
+        return format_row(variant, type_name, n, "SKIPPED(device-memory)", row_length=length), EXIT_CUDA_OR_MEMORY
 
     free, total = framework.free_bytes()
     if needed > free:
         return short_of_memory(free, total)
-    host = generate_input(first_round_seed(options.seed, type_name, n), n, TYPES[type_name])
+    host = generate_input(first_round_seed(options.seed, type_name, n, length), n, TYPES[type_name])
     try:
         x = framework.upload(host)
         y = framework.empty(n, type_name)
         framework.poison(y)
-        framework.scan(x, y)
+        framework.scan(x, y, length)
         got = framework.download(y)
     except framework.out_of_memory:  # the framework's temporary storage, or another process
         return short_of_memory(*framework.free_bytes())
 
-    expected = reference_scan(host)
+    expected = reference_scan(host, length)
     wrong = np.flatnonzero(got != expected)
     if wrong.size:
         first = wrong[0]
         print(f"{label}: GPU vs CPU check: FAIL: {wrong.size} of {n} elements wrong; first at index {first}: "
               f"expected {expected[first]}, got {got[first]}", file=sys.stderr)
-        return format_row(variant, type_name, n, "FAIL"), EXIT_FAIL
+        return format_row(variant, type_name, n, "FAIL", row_length=length), EXIT_FAIL
     print(f"{label}: GPU vs CPU check: PASS", file=sys.stderr)
 
-    stats = time_reps(framework, lambda: framework.scan(x, y), flush, options, label)
+    stats = time_reps(framework, lambda: framework.scan(x, y, length), flush, options, label)
     gbps = 2 * n * itemsize / (stats["median_ms"] * 1e-3) / 1e9
     print(f"{label}: Time taken: {stats['median_ms']:.4f} ms (median of {stats['reps']} reps, "
           f"min {stats['min_ms']:.4f}, max {stats['max_ms']:.4f}, {'hot' if options.hot else 'cold'} L2): "
           f"{gbps:.1f} GB/s", file=sys.stderr)
-    return format_row(variant, type_name, n, "PASS", stats, gbps), EXIT_PASS
+    return format_row(variant, type_name, n, "PASS", stats, gbps, length), EXIT_PASS
 
 
 def run_framework(name, options):
@@ -414,7 +432,7 @@ def run_framework(name, options):
         print(f"{name}: {why}", file=sys.stderr)
         for type_name in options.types:
             for n in options.sizes:
-                emit(format_row(name, type_name, n, why.status))
+                emit(format_row(name, type_name, n, why.status, row_length=options.row_length))
         return EXIT_PASS
     print(f"{name}: {framework.description}", file=sys.stderr)
     flush_bytes = max(2 * framework.l2_bytes(), MIN_FLUSH_BYTES)
@@ -485,7 +503,13 @@ def parse_arguments(argv):
     parser.add_argument("--hot", action="store_true", help="do not flush L2 between timed reps")
     parser.add_argument("--seed", type=_argument(_seed), default=1,
                         help="seed of the input, as the binaries' --seed (default 1)")
-    return parser.parse_args(argv)
+    parser.add_argument("--row-length", type=_argument(_at_least(1, "--row-length")), default=0,
+                        help="each N is N / L rows of L, scanned along the last axis (default: one row of N)")
+    options = parser.parse_args(argv)
+    for n in options.sizes:
+        if options.row_length and n % options.row_length:
+            parser.error(f"N = {n} is not a whole number of rows of --row-length {options.row_length}")
+    return options
 
 
 def main(argv):

@@ -61,6 +61,8 @@ FAMILIES = [
     (r"^hierarchical_", "hierarchical, shared-memory tree"),
     # The scans users call from libraries and frameworks (CUB's own row is drawn apart, dashed).
     (r"^thrust_", "library (Thrust)"),
+    # The scans along rows (src/axis/), which a 1-D sweep runs as one row of N.
+    (r"^(row_scan|cub_row_)", "along rows (one row of N)"),
     (r"_cumsum$", "framework (PyTorch, CuPy)"),
 ]
 

@@ -82,7 +82,7 @@ def tile_items(variant):
 def built_types(variant):
     """The element types a binary was built for, as its --help names them."""
     result = run([BIN / variant, "--help"])
-    match = re.search(r"element types: ([\w ]+)\)", result.stdout)
+    match = re.search(r"element types: ([\w ]+)[;)]", result.stdout)
     assert result.returncode == 0 and match, result.stdout + result.stderr
     return set(match.group(1).split())
 

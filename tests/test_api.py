@@ -3,8 +3,9 @@
 initial value, two streams, reuse, failures, epoch wrap-around, an unzeroed workspace, 2^32 + 3
 elements); the forms' self-test (tests/cuda/api_forms_selftest.cu: mixed types, stateful
 operators and lambdas, reverse scans, initial values, totals, forced configurations,
-deterministic scans); the example program; and the CMake consumer built from the source tree (on
-any machine; the installed library: tests/test_install.py)."""
+deterministic scans); the scans along an axis (include/scan_zoo/axis.cuh,
+tests/cuda/axis_selftest.cu); the example program; and the CMake consumer built from the source
+tree (on any machine; the installed library: tests/test_install.py)."""
 import re
 import shutil
 import subprocess
@@ -41,6 +42,18 @@ def test_api_forms_selftest(gpu, seed):
     deterministic = configs * 3 * 4 + 1  # 3 sizes x 4 types in every configuration; the repeats
     expected = sizes * 6 + sizes * 5 + sizes * 8 * 2 + sizes * 3 + configs * 4 + deterministic + 2
     assert len(passed) == expected, f"{len(passed)} checks passed, {expected} expected\n{context}"
+
+
+def test_axis_selftest(gpu, seed):
+    """Scans along the rows of [rows, length] arrays (include/scan_zoo/axis.cuh): 25 shapes from
+    rows shorter than a vector to rows of many tiles, every form, seven element types, row totals,
+    and the refusals (tests/cuda/axis_selftest.cu)."""
+    result = run([TEST_BIN / "axis_selftest", "--seed", seed], timeout=900)
+    context = f"seed {seed}\n{result.stdout[-4000:]}\n{result.stderr[-2000:]}"
+    assert result.returncode == 0 and "axis_selftest: 0 failed" in result.stdout, context
+    passed = re.findall(r"^PASS ", result.stdout, re.M)
+    shapes, checks_per_shape, refusals = 25, 20, 5
+    assert len(passed) == shapes * checks_per_shape + refusals, f"{len(passed)} checks passed\n{context}"
 
 
 def test_api_at_2_to_the_32_plus_3(gpu, seed):

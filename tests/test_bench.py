@@ -119,6 +119,39 @@ def test_multi_gpu_binaries_get_gpus_and_are_left_out_by_default(tmp_path):
     assert set(pd.read_csv(out, sep=r"\s+", comment="#")["variant"]) == {"plain"}
 
 
+def test_a_rows_sweep_gives_the_row_length_to_the_binaries_that_take_it(tmp_path):
+    """--row-length L: the binaries whose --help says they take it get it (their rows' mode says
+    the length), memcpy_baseline and cub_scan run the same N without it, and the other binaries
+    are left out; a failure row of a rows binary carries its mode."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    plain = f'[[ " $* " == *" --row-length "* ]] && exit 2; for n in "${{sizes[@]}}"; do {ROW}; done'
+    for name in ("memcpy_baseline", "cub_scan", "other_scan"):
+        stub(bin_dir, name, plain)
+    rows = bin_dir / "rows_stub"
+    rows.write_text(
+        "#!/usr/bin/env bash\n"
+        'if [ "$1" = --help ]; then echo "rows_stub: one scan variant of scan-zoo (tile: 1 items; element types: '
+        'int32; takes --row-length)"; exit 0; fi\n'
+        'IFS=, read -r -a sizes <<<"$1"; L=0\n'
+        'while [ $# -gt 0 ]; do [ "$1" = --row-length ] && L=$2; shift; done\n'
+        'for n in "${sizes[@]}"; do [ $n = 2048 ] && exit 9; '
+        'echo "rows_stub int32 sum inclusive-length$L $n 10 0.5 0.4 0.6 16.0 PASS 1"; done\n')
+    rows.chmod(0o755)
+    out = tmp_path / "timing.txt"
+    result = bench(bin_dir, out, "--row-length", "4")
+    assert result.returncode == 0, result.stderr
+    table = pd.read_csv(out, sep=r"\s+", comment="#")
+    binaries = table[~table["variant"].str.endswith("_cumsum")]
+    assert set(binaries["variant"]) == {"memcpy_baseline", "cub_scan", "rows_stub"}
+    modes = {(r.variant, r.n): (r.mode, r.status) for r in binaries.itertuples()}
+    assert modes[("rows_stub", 1024)] == ("inclusive-length4", "PASS")
+    assert modes[("rows_stub", 2048)][0] == "inclusive-length4" and modes[("rows_stub", 2048)][1].startswith("ERROR")
+    assert modes[("rows_stub", 4096)] == ("inclusive-length4", "PASS")
+    assert {modes[(v, 1024)] for v in ("memcpy_baseline", "cub_scan")} == {("inclusive", "PASS")}
+    assert "row_length=4" in out.read_text()
+
+
 def test_a_process_killed_before_the_limit_is_not_called_a_hang(tmp_path):
     """SIGKILL from elsewhere (the out-of-memory killer) is KILLED, not a process-limit HANG."""
     bin_dir = tmp_path / "bin"

@@ -121,6 +121,29 @@ def test_in_place_is_waived_where_the_problem_cannot_run_in_place(variant):
     assert "does not run in place" in result.stderr
 
 
+@pytest.mark.parametrize("args, message", [
+    (["1000", "--row-length", "300"], "N = 1000 is not a whole number of rows of --row-length 300"),
+    (["1024", "--row-length", "0"], "--row-length expects a length >= 1"),
+    (["1024", "--row-length", "abc"], "--row-length: "),
+])
+def test_a_bad_row_length_exits_2(args, message):
+    result = run([BIN / "row_scan", *args])
+    assert result.returncode == 2 and message in result.stderr, result.stderr
+    assert result.stdout == ""
+
+
+def test_row_length_is_for_the_scans_along_rows_only():
+    result = run([BIN / "cub_scan", "1024", "--row-length", "8"])
+    assert result.returncode == 2 and "--row-length is for the scans along rows only" in result.stderr
+
+
+def test_the_help_says_which_binaries_take_a_row_length():
+    """bench.sh's rows sweep asks the binaries (scripts/binaries.sh: takes_row_length)."""
+    takers = {v for v in VARIANTS if (BIN / v).exists() and
+              "takes --row-length" in run([BIN / v, "--help"]).stdout.splitlines()[0]}
+    assert takers == {v for v in VARIANTS if SOURCES[v].parent.name == "axis"}, takers
+
+
 def test_in_place_takes_no_value():
     result = run([BIN / "cub_scan", "100", "--in-place=1"])
     assert result.returncode == 2 and "--in-place" in result.stderr, result.stderr

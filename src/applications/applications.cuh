@@ -42,11 +42,12 @@ class SegmentedScanProblem {
   static constexpr bool kTakesInputFile = false;
   static constexpr const char* kInputDescription = "values in [-8, 8] and random segments, see --segment-length";
   static constexpr bool kUsesSegmentLength = true;
+  static constexpr bool kUsesRowLength = false;
   static constexpr bool kRunsInPlace = false;
   static constexpr bool kTakesValues = false;
   bool carries_values() const { return false; }
   static std::string op_label() { return Op::name; }
-  static std::string mode_label(ScanKind kind) { return std::string("segmented-") + scan_kind_name(kind); }
+  static std::string mode_label(ScanKind kind, const Options&) { return std::string("segmented-") + scan_kind_name(kind); }
   static const char* unsupported_reason(ScanKind) { return nullptr; }
 
   SegmentedScanProblem(std::int64_t n, ScanKind kind, const Options& options, const T*)
@@ -106,7 +107,7 @@ class CompactionProblem : public ArrayProblem<T> {
  public:
   static constexpr const char* kInputDescription = "random integers in [-8, 8]";
   static std::string op_label() { return "select"; }
-  static std::string mode_label(ScanKind) { return "x>0"; }
+  static std::string mode_label(ScanKind, const Options&) { return "x>0"; }
   static const char* unsupported_reason(ScanKind kind) {
     return refuse_operator_and_mode<Op>(
         kind, "stream compaction keeps the elements > 0 in order: it has no operator or scan mode to choose "
@@ -151,7 +152,7 @@ class SortProblem : public ArrayProblem<T> {
   static constexpr const char* kInputDescription = "random keys over the type's whole range";
   static constexpr bool kTakesValues = true;
   static std::string op_label() { return "sort"; }
-  static std::string mode_label(ScanKind) { return "ascending"; }
+  static std::string mode_label(ScanKind, const Options&) { return "ascending"; }
   static const char* unsupported_reason(ScanKind kind) {
     return refuse_operator_and_mode<Op>(
         kind, "a sort has no operator or scan mode to choose (use the defaults, --op sum --inclusive)");

@@ -37,6 +37,7 @@ struct Options {
   double budget_ms = 0;                    // skip an N whose one run is predicted to exceed this
   std::string input_path, output_path;     // scan a user's raw little-endian array
   std::int64_t segment_length = 0;         // segmented scans: mean segment length (0: their default)
+  std::int64_t row_length = 0;             // scans along rows: every N is rows x this (0: one row of N)
   bool help = false;
   bool device_info = false;                // print the GPU description header and exit
   bool inject_hang = false;                // test-only: make the verified scan never finish
@@ -72,6 +73,8 @@ inline std::string usage_text() {
       "                    rows' mode: ascending-pairs; --output writes the keys)\n"
       "  --segment-length L  segmented scans only: mean length of the random segments\n"
       "                    (default 1024; 1: every element its own segment; > N: one segment)\n"
+      "  --row-length L    scans along rows only (src/axis/): each N is N / L rows of L elements,\n"
+      "                    every row scanned on its own (default: one row of N)\n"
       "  --device-info     print the GPU description as '# key: value' lines and exit\n"
       "  --inject-hang     test only: the scan never finishes (the zoo's single-pass scans: tile 0\n"
       "                    never publishes; others and the library's: a stand-in kernel), to\n"
@@ -230,13 +233,15 @@ inline Options parse_command_line(int argc, char** argv) {
     }
     else if (arg == "--input") options.input_path = take_value();
     else if (arg == "--output") options.output_path = take_value();
-    else if (arg == "--segment-length") {
+    else if (arg == "--segment-length" || arg == "--row-length") {
+      std::int64_t length = 0;
       try {
-        options.segment_length = parse_size(take_value());
+        length = parse_size(take_value());
       } catch (const UsageError& error) {
-        throw UsageError(std::string("--segment-length: ") + error.what());
+        throw UsageError(arg + ": " + error.what());
       }
-      if (options.segment_length < 1) throw UsageError("--segment-length expects a length >= 1");
+      if (length < 1) throw UsageError(arg + " expects a length >= 1");
+      (arg == "--row-length" ? options.row_length : options.segment_length) = length;
     }
     else if (arg == "--device-info") { reject_value(); options.device_info = true; }
     else if (arg == "--inject-hang") { reject_value(); options.inject_hang = true; }
@@ -272,6 +277,11 @@ inline Options parse_command_line(int argc, char** argv) {
     throw UsageError("one process per GPU (--rank) needs the number of processes: --gpus G");
   if (options.rank >= options.gpus && options.rank >= 0)
     throw UsageError("--rank " + std::to_string(options.rank) + " is not below --gpus " + std::to_string(options.gpus));
+  if (options.row_length > 0)
+    for (const std::int64_t n : options.sizes)
+      if (n % options.row_length != 0)
+        throw UsageError("N = " + std::to_string(n) + " is not a whole number of rows of --row-length " +
+                         std::to_string(options.row_length));
   if (!options.output_path.empty() &&
       (options.types.size() * options.ops.size() * options.kinds.size() * std::max<std::size_t>(options.sizes.size(), 1) != 1))
     throw UsageError("--output writes one result: give a single N, type, op and mode");

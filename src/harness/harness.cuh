@@ -58,9 +58,9 @@ namespace zoo {
 
 // --help: what the binary is, its tile and element types (the tests read both), the usage.
 template <class Variant>
-int print_help(const std::string& variant, const char* what) {
-  std::printf("%s: %s (tile: %lld items; element types: %s)\n\n%s", variant.c_str(), what,
-              static_cast<long long>(Variant::kTileItems), names_of(typename Variant::Types{}).c_str(),
+int print_help(const std::string& variant, const char* what, const char* takes = "") {
+  std::printf("%s: %s (tile: %lld items; element types: %s%s)\n\n%s", variant.c_str(), what,
+              static_cast<long long>(Variant::kTileItems), names_of(typename Variant::Types{}).c_str(), takes,
               usage_text().c_str());
   return kExitPass;
 }
@@ -429,9 +429,13 @@ int harness_main(int argc, char** argv, const char* variant_file) {
                  session.variant.c_str());
     return kExitUsage;
   }
-  if (options.help) return print_help<Variant>(session.variant, "one scan variant of scan-zoo");
-  g_timeout_s = options.timeout_s;
   using Sample = SampleProblem<Variant>;
+  // The first line of --help says which problem-specific options the binary takes, so that the
+  // scripts can ask the binary (bench.sh passes --row-length to those that take it).
+  if (options.help)
+    return print_help<Variant>(session.variant, "one scan variant of scan-zoo",
+                               Sample::kUsesRowLength ? "; takes --row-length" : "");
+  g_timeout_s = options.timeout_s;
   if (!options.input_path.empty() && !Sample::kTakesInputFile) {
     std::fprintf(stderr, "%s: error: --input is not supported: this variant generates its own input (%s)\n",
                  session.variant.c_str(), Sample::kInputDescription);
@@ -439,6 +443,11 @@ int harness_main(int argc, char** argv, const char* variant_file) {
   }
   if (options.segment_length > 0 && !Sample::kUsesSegmentLength) {
     std::fprintf(stderr, "%s: error: --segment-length is for the segmented scans only\n", session.variant.c_str());
+    return kExitUsage;
+  }
+  if (options.row_length > 0 && !Sample::kUsesRowLength) {
+    std::fprintf(stderr, "%s: error: --row-length is for the scans along rows only (src/axis/)\n",
+                 session.variant.c_str());
     return kExitUsage;
   }
   if (options.values && !Sample::kTakesValues) {
@@ -508,7 +517,7 @@ int harness_main(int argc, char** argv, const char* variant_file) {
           // The row names what the problem does (a sort's rows say "sort", not "sum").
           using Problem = ProblemOf<Variant, T, decltype(o)>;
           row.op = Problem::op_label();
-          row.mode = Problem::mode_label(combination.kind) + (options.values ? "-pairs" : "");
+          row.mode = Problem::mode_label(combination.kind, options) + (options.values ? "-pairs" : "");
           int code = run_combination<Variant, T, decltype(o)>(session, combination.kind, row.n, file_input);
           session.exit_code = worse_exit(session.exit_code, code);
         });

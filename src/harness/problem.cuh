@@ -14,12 +14,13 @@
 // and the applications' problems in applications.cuh (segmented scan, stream compaction, sort).
 //
 // A problem's interface, host side (the harness calls nothing else):
-//   kTakesInputFile, kUsesSegmentLength,     which of --input / --segment-length / --in-place /
-//   kRunsInPlace, kTakesValues               --values (the sorts' key-value pairs) it accepts
+//   kTakesInputFile, kUsesSegmentLength,     which of --input / --segment-length / --row-length /
+//   kUsesRowLength, kRunsInPlace,            --in-place / --values (the sorts' key-value pairs)
+//   kTakesValues                             it accepts
 //   carries_values()                         this combination sorts pairs: the variant's
 //                                            pairs_workspace_bytes sizes its workspace
 //   kInputDescription                        what it generates, for messages
-//   op_label(), mode_label(kind)             the op and mode columns of its rows
+//   op_label(), mode_label(kind, options)    the op and mode columns of its rows
 //   unsupported_reason(kind)                 refuses an operator or mode (exit 3, WAIVED row)
 //   Problem(n, kind, options, file_input)    no allocation yet
 //   device_bytes(), host_bytes(), device_bytes_detail()   for the memory check and its message
@@ -107,6 +108,7 @@ class ArrayProblem {
  public:
   static constexpr bool kTakesInputFile = true;
   static constexpr bool kUsesSegmentLength = false;
+  static constexpr bool kUsesRowLength = false;
   static constexpr bool kRunsInPlace = false;
   static constexpr bool kTakesValues = false;
   bool carries_values() const { return false; }
@@ -160,7 +162,7 @@ class ScanProblem : public ArrayProblem<T> {
  public:
   static constexpr const char* kInputDescription = "random integers in [-8, 8]";
   static std::string op_label() { return Op::name; }
-  static std::string mode_label(ScanKind kind) { return scan_kind_name(kind); }
+  static std::string mode_label(ScanKind kind, const Options&) { return scan_kind_name(kind); }
   static const char* unsupported_reason(ScanKind) { return nullptr; }
   static constexpr bool kRunsInPlace = true;
 

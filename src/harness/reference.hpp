@@ -204,6 +204,30 @@ VerifyResult verify_scan(const T* in, const T* got, std::int64_t n, ScanKind kin
       });
 }
 
+// Compares got[0..n) with the scan of every row of `length` elements of in[0..n) on its own (the
+// scans along rows, src/axis/): the same parallel check, under the lifted operator that restarts
+// at every row start (i % length == 0), so that rows of any length split over the chunks. An
+// exclusive scan starts every row with the identity. Exact: the rows problem scans generated
+// data only.
+template <class T, class Op>
+VerifyResult verify_rows_scan(const T* in, const T* got, std::int64_t n, std::int64_t length, ScanKind kind) {
+  using Wide = typename TypeInfo<T>::Wide;
+  struct Headed {
+    Wide value;
+    bool head;  // a row starts at (or within the range of) this value
+  };
+  const Op op;
+  const Wide identity = static_cast<Wide>(Op::template identity<T>());
+  return chunked_scan_check(
+      n, 0, Headed{identity, false}, [=](std::int64_t i) { return Headed{static_cast<Wide>(in[i]), i % length == 0}; },
+      [op](Headed a, Headed b) { return Headed{b.head ? b.value : op(a.value, b.value), a.head || b.head}; },
+      [&](VerifyResult& result, std::int64_t i, Headed before, Headed after) {
+        const Wide scanned = kind == ScanKind::Inclusive ? after.value : i % length == 0 ? identity : before.value;
+        const T want = narrow<T>(scanned);
+        if (!same_value(want, got[i])) result.record(i, want, got[i]);
+      });
+}
+
 // The check of a copy (memcpy_baseline): every output element equals its input element.
 template <class T>
 VerifyResult verify_copy(const T* in, const T* got, std::int64_t n) {

@@ -408,15 +408,7 @@ void check_refusals() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  unsigned long long seed = 20261125;
-  for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--seed") == 0 && i + 1 < argc) {
-      seed = std::strtoull(argv[++i], nullptr, 10);
-    } else {
-      std::fprintf(stderr, "usage: api_forms_selftest [--seed S]\n");
-      return 2;
-    }
-  }
+  const unsigned long long seed = seed_from_command_line(argc, argv, 20261125, "api_forms_selftest");
   std::mt19937_64 rng(seed);
   check_types(rng);
   check_operators(rng);

@@ -41,6 +41,7 @@
 
 #include "baselines/cub_reference.cuh"
 #include "matrix_product.cuh"
+#include "selftest.cuh"
 
 namespace {
 
@@ -61,20 +62,8 @@ bool operator==(const Band& x, const Band& y) {
   return x.present == y.present && x.value.first == y.value.first && x.value.second == y.value.second;
 }
 
-int failures = 0;
-void report(bool ok, const std::string& name, const std::string& why = "") {
-  std::printf(ok ? "PASS %s\n" : "FAIL %s: %s\n", name.c_str(), why.c_str());
-  failures += ok ? 0 : 1;
-}
-
-#define CHECK_CUDA(expression)                                                                 \
-  do {                                                                                         \
-    const cudaError_t error_ = (expression);                                                   \
-    if (error_ != cudaSuccess) {                                                               \
-      std::fprintf(stderr, "api_selftest: %s: %s\n", #expression, cudaGetErrorString(error_)); \
-      std::exit(2);                                                                            \
-    }                                                                                          \
-  } while (0)
+using selftest::failures;
+using selftest::report;
 
 // Values whose every prefix is exact in T: small integers for the floating types.
 template <class T>

@@ -20,9 +20,14 @@
 #include "harness/reference.hpp"
 #include "single_pass/tuned_scan.cuh"
 
-#include <scan_zoo/scan.cuh>
+#include <scan_zoo/axis.cuh>
 
 namespace {
+
+// A 16-byte element (a 2x2 matrix, say): the two-field descriptors' workspace.
+struct SixteenBytes {
+  std::uint32_t words[4];
+};
 
 using zoo::ScanKind;
 
@@ -375,6 +380,27 @@ const std::vector<std::pair<std::string, std::function<void()>>> kTests = {
        const WorkspaceBook failed_memset{4096, true, false, 5, 1};
        plan = plan_scan(failed_memset, 4096, 1);
        expect(plan.zero && plan.epoch == 6, "after a failed zeroing: zero again, never reuse an epoch");
+     }},
+    {"axis_shapes", [] {
+       // scan_zoo::Shape's element count (include/scan_zoo/axis.cuh), and the row kernel's
+       // descriptors within what workspace_bytes promises for any scan of that many elements.
+       using scan_zoo::Shape;
+       using scan_zoo::detail::element_count;
+       expect(element_count(Shape{8, 131072}) == 8 * 131072, "8 x 131072");
+       expect(element_count(Shape{3, 5, 7}) == 105, "3 x 5 x 7");
+       expect(element_count(Shape{0, 5}) == 0 && element_count(Shape{5, 0}) == 0, "no rows, empty rows");
+       expect(element_count(Shape{-1, 5}) == -1 && element_count(Shape{1, 5, -2}) == -1, "a negative extent");
+       expect(element_count(Shape{std::int64_t(1) << 40, std::int64_t(1) << 30}) == -1, "2^70 elements");
+       expect(element_count(Shape{std::int64_t(1) << 31, std::int64_t(1) << 31, 2}) == -1, "2^63 elements");
+       expect(element_count(Shape{std::int64_t(1) << 31, (std::int64_t(1) << 31) - 1, 2}) > 0, "just below 2^63");
+       expect(element_count(Shape{std::int64_t(1) << 62, 1 << 20, 0}) == 0, "2^82 x 0: no elements, no overflow");
+       for (const std::int64_t n : {std::int64_t(1), std::int64_t(4097), std::int64_t(1) << 20, (std::int64_t(1) << 30) + 3}) {
+         using scan_zoo::detail::RowsScan;
+         expect(RowsScan::workspace_bytes<std::int32_t>(n) <= scan_zoo::workspace_bytes<std::int32_t>(n) &&
+                    RowsScan::workspace_bytes<double>(n) <= scan_zoo::workspace_bytes<double>(n) &&
+                    RowsScan::workspace_bytes<SixteenBytes>(n) <= scan_zoo::workspace_bytes<SixteenBytes>(n),
+                "the row scan fits in workspace_bytes(" + std::to_string(n) + ")");
+       }
      }},
     {"option_lists", [] {
        zoo::Options options = parse({"1,31,2^10", "--type", "int32,float32", "--op=sum,max", "--exclusive", "--hot"});

@@ -1,5 +1,5 @@
-// selftest.cuh -- what the library's self-tests of forms share (api_forms_selftest.cu):
-// the PASS / FAIL lines and their count, a CUDA call that must succeed, exact
+// selftest.cuh -- what the library's self-tests of forms share (api_forms_selftest.cu,
+// axis_selftest.cu): the PASS / FAIL lines and their count, a CUDA call that must succeed, exact
 // equality of any element type, the CPU reference of every form of scan, device arrays, and
 // generated inputs.
 #pragma once
@@ -33,6 +33,21 @@ inline void report(bool ok, const std::string& name, const std::string& why = ""
       std::exit(2);                                                                                             \
     }                                                                                                           \
   } while (0)
+
+// The --seed S of a self-test's command line (its one option), or `seed`; anything else is a
+// usage error (exit 2).
+inline unsigned long long seed_from_command_line(int argc, char** argv, unsigned long long seed,
+                                                 const char* program) {
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--seed") == 0 && i + 1 < argc) {
+      seed = std::strtoull(argv[++i], nullptr, 10);
+    } else {
+      std::fprintf(stderr, "usage: %s [--seed S]\n", program);
+      std::exit(2);
+    }
+  }
+  return seed;
+}
 
 // Exact equality: floats bit for bit (so -0.0 and +0.0 differ, and a NaN fails), others by ==.
 inline bool same(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }

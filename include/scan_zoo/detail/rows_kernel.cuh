@@ -1,0 +1,234 @@
+// scan_zoo/detail/rows_kernel.cuh -- a scan along the rows of a [rows, length] array (the last
+// axis of a contiguous tensor: torch.cumsum(x, -1)), every row on its own, in one launch, for
+// every row length.
+//
+// Idea: the rows laid end to end are one array of rows x length elements, and a scan of every
+// row is a segmented scan of that array with a segment starting every `length` elements. A
+// segmented scan is a plain scan under a lifted operator (Schwartz 1980; Blelloch 1990,
+// "Prefix sums and their applications", section 1.5): pair each value with a flag "a row starts
+// here" and combine (f1, v1) (+) (f2, v2) = (f1 | f2, f2 ? v2 : v1 op v2), which is associative
+// whenever op is (and not commutative). So this is the tuned scan's kernel (tuned_kernel.cuh)
+// over the flattened array, with the pairs in registers, and tiles cut from the flattened
+// array, not from each row: every tile but the last is whole and 16-byte aligned whatever the
+// row length, so short rows (many to a tile), long rows (many tiles to a row) and everything
+// between run the same code at the same vector width. No label is read: a row start is
+// arithmetic, index % length == 0, tracked per thread by an increment.
+//
+// The look-back carries plain values: a tile that holds a row start has a total that depends on
+// nothing before it (the reduction since its last row start), and publishes it INCLUSIVE at once
+// (a "closed" tile, lookback.cuh); a walk back therefore ends at the nearest tile with a row start,
+// which is where the carry into a later tile begins. With rows shorter than a tile every tile is
+// closed and no walk goes past its neighbour.
+//
+// The kernel, top to bottom (rows_scan_kernel below), the tuned kernel's steps with pairs:
+//   1. load the tile, mark the items that start a row, and put the initial value in front of
+//      each row's first item;
+//   2. scan each warp's run of pairs; 3. combine the warp totals (one barrier);
+//   4. warp 0 publishes the tile's total, AGGREGATE or (closed) INCLUSIVE, looks back, and
+//      publishes the INCLUSIVE value of an open tile; 5. a second barrier hands out the carry-in;
+//   6. put the carry-in and the warps before in front of every pair (the flags stop it at the
+//      first row start), and store the values; an exclusive scan puts the initial value on each
+//      row's first item; the row totals go to Options::total when asked.
+// Reverse scans (suffix sums along each row) number the elements from the end of the array
+// (TileOrder): the rows are whole, so in that order too a row starts every `length` elements.
+//
+// Work O(N); launches 1; global traffic 2 accesses per element plus one descriptor per tile:
+// the bound is a copy of the same bytes. Forward progress as the tuned kernel (blocks dispatched
+// in blockIdx.x order, a tile waits only on smaller ones).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "core.cuh"
+#include "lookback.cuh"
+#include "register_tile.cuh"
+#include "scratch.cuh"
+#include "tile_state.cuh"
+#include "tuned_kernel.cuh"
+#include "warp.cuh"
+
+namespace scan_zoo::detail {
+
+// A value of the lifted scan: `head` says that a row starts at (or within the range of) it.
+template <class T>
+struct Headed {
+  using Value = T;
+  T value;
+  std::uint32_t head;
+};
+
+// The lifted operator, with the scan's operator (and its state) inside. The later operand's
+// flag discards everything to its left.
+template <class Op>
+struct RestartAtHeads {
+  Op op;
+  template <class P>
+  __device__ __forceinline__ P operator()(const P& earlier, const P& later) const {
+    return P{later.head ? later.value : op(earlier.value, later.value), earlier.head | later.head};
+  }
+  template <class P>
+  __device__ __forceinline__ P identity() const {
+    return P{op.template identity<typename P::Value>(), 0u};
+  }
+};
+
+// Where a thread's items fall in their rows. The items of round k lie at scan-order index
+// first + 32 V k + j (j < V: RegisterTile's layout); `position` is index % length of the round's
+// first item and `row` its row. One 64-bit division per thread, at the start; then an increment
+// per round, and per item a comparison (rows of V elements or more hold at most one start or end
+// in a vector) or, for rows shorter than a vector, 32-bit arithmetic on numbers below 2 V.
+template <int V>
+struct RowCursor {
+  std::int64_t length;
+  std::int64_t position;
+  std::int64_t row;
+
+  __device__ RowCursor(std::int64_t first, std::int64_t row_length)
+      : length(row_length), position(first % row_length), row(first / row_length) {}
+
+  __device__ __forceinline__ bool starts_row(int j) const {
+    if (length >= V) return position + j == 0 || position + j == length;
+    return int(position + j) % int(length) == 0;
+  }
+  __device__ __forceinline__ bool ends_row(int j) const {
+    if (length >= V) return position + j + 1 == length;
+    return int(position + j + 1) % int(length) == 0;
+  }
+  __device__ __forceinline__ std::int64_t row_of(int j) const {
+    if (length >= V) return row + (position + j >= length ? 1 : 0);
+    return row + int(position + j) / int(length);
+  }
+  // On to the next round's first item, `step` (32 V, at most 512) further on.
+  __device__ __forceinline__ void next_round(int step) {
+    position += step;
+    if (length > step) {
+      if (position >= length) {
+        position -= length;
+        ++row;
+      }
+    } else {
+      row += int(position) / int(length);
+      position = int(position) % int(length);
+    }
+  }
+};
+
+// The row configuration: the tuned space's 256 x 16 tile, exchange, dense descriptors, a window
+// of 32, spinning, aggregate after the scan (the fallback of the shipped table, tuned_table.cuh).
+// Pairs take twice the registers of plain values, so the 32-item tiles are left out. One
+// configuration until the row sweep measures others (bench/NOTES.md, "Scans along an axis").
+using RowsConfig = TunedConfig<256, 16, Publish::Exchange, 1, 1, 0, Aggregate::AfterScan>;
+
+template <class Config, class Args>
+__global__ void __launch_bounds__(Config::kThreads)
+    rows_scan_kernel(Args args, std::int64_t length, typename Config::template State<typename Args::AccT> state,
+                     std::uint32_t tiles) {
+  using Tile = typename Config::Tile;
+  using Acc = typename Args::AccT;
+  using Op = typename Args::OpT;
+  using Pair = Headed<Acc>;
+  using Lifted = RestartAtHeads<Op>;
+  using Order = TileOrder<Tile::template kVectorOfBoth<typename Args::InT, typename Args::OutT>, Args::kReverse>;
+  constexpr int V = Order::kVector;
+  constexpr int kRounds = Config::kItems / V;
+  const Op& op = args.op;
+  const Lifted lifted{op};
+  const std::uint32_t tile = blockIdx.x;
+  const std::int64_t begin = std::int64_t(tile) * Config::kTileItems;
+  const int valid = tile_extent(begin, args.n, Config::kTileItems);
+  const std::int64_t at = Args::kReverse ? args.n - begin : begin;
+  const std::int64_t rows = args.n / length;
+
+  // 1. Load, mark the row starts, put the initial value in front of each row.
+  Acc items[Config::kItems];
+  Tile::load(args.in + at, valid, items, op.template identity<Acc>(), Order{});
+  const Acc initial = args.front.fold(op);
+  Pair pairs[Config::kItems];
+  {
+    RowCursor<V> cursor(begin + Tile::template offset<V>(0, 0), length);
+#pragma unroll
+    for (int k = 0; k < kRounds; ++k) {
+#pragma unroll
+      for (int j = 0; j < V; ++j) {
+        // Not the padding past the last element: a start there would cut the last row's total.
+        const bool head = Tile::template offset<V>(k, j) < valid && cursor.starts_row(j);
+        pairs[k * V + j] = Pair{head ? op(initial, items[k * V + j]) : items[k * V + j], head ? 1u : 0u};
+      }
+      cursor.next_round(kWarpSize * V);
+    }
+  }
+
+  // 2-3. Scan each warp's run of pairs, combine the warp totals.
+  const Pair warp_total = Tile::template scan_warp<Pair, Lifted, V>(pairs, args.exclusive, lifted);
+  const typename Tile::template BlockTotals<Pair> totals = Tile::template combine_warps<Pair, Lifted>(warp_total, lifted);
+
+  // 4-5. Publish (a tile with a row start is closed: INCLUSIVE at once), look back, hand out the
+  // carry-in. Tile 0 starts with a row, so its carry-in is the identity.
+  Acc carry = op.template identity<Acc>();
+  if (tiles > 1) {
+    __shared__ Acc shared_carry;
+    if (warp_id() == 0) {
+      using Lookback = typename Config::template Lookback<Acc>;
+      const Lookback lookback{state, tile};
+      const Acc prefix = look_back_in_warp0<Acc, Op, typename Config::Backoff>(
+          state, tile, totals.tile.value, totals.tile.head != 0, [&] { return lookback.template walk<Acc, Op>(op); },
+          op);
+      if (lane_id() == 0) shared_carry = prefix;
+    }
+    __syncthreads();
+    carry = shared_carry;
+  }
+
+  // 6. The carry-in and the warps before in front of every pair (a pair's flag, after the scan,
+  // says whether a row starts before it in the tile, and then the carry stops there); the values
+  // out. An exclusive scan's row starts hold the reduction of the row before: the initial value
+  // replaces it. Row totals, when asked: an inclusive scan's are the values at the rows' last
+  // items; an exclusive scan's total of row r - 1 is what its row-r start held, and the last
+  // row's the tile's total.
+  Tile::template prepend<Pair, Lifted>(pairs, lifted(Pair{carry, 0u}, totals.before_warp), lifted);
+  {
+    RowCursor<V> cursor(begin + Tile::template offset<V>(0, 0), length);
+#pragma unroll
+    for (int k = 0; k < kRounds; ++k) {
+#pragma unroll
+      for (int j = 0; j < V; ++j) {
+        const Acc value = pairs[k * V + j].value;
+        const bool head = cursor.starts_row(j);
+        if (args.total && Tile::template offset<V>(k, j) < valid) {
+          const std::int64_t row = cursor.row_of(j);  // in scan order
+          if (!args.exclusive && cursor.ends_row(j))
+            args.total[Args::kReverse ? rows - 1 - row : row] = static_cast<typename Args::OutT>(value);
+          if (args.exclusive && head && row > 0)
+            args.total[Args::kReverse ? rows - row : row - 1] = static_cast<typename Args::OutT>(value);
+        }
+        items[k * V + j] = args.exclusive && head ? initial : value;
+      }
+      cursor.next_round(kWarpSize * V);
+    }
+  }
+  Tile::store(args.out + at, valid, items, Order{});
+  if (args.exclusive && args.total && tile == tiles - 1 && threadIdx.x == 0)
+    args.total[Args::kReverse ? 0 : rows - 1] =
+        static_cast<typename Args::OutT>(lifted(Pair{carry, 0u}, totals.tile).value);
+}
+
+// The row scan's scratch memory (the tuned scan's, for its configuration) and launch.
+struct RowsScan : TunedScan<RowsConfig> {
+  using Config = RowsConfig;
+
+  // args.n = rows x length elements; returns the launch's error.
+  template <class Args>
+  static cudaError_t launch(const Args& args, std::int64_t length, Scratch scratch, std::uint32_t epoch,
+                            cudaStream_t stream) {
+    if (args.n == 0) return cudaSuccess;
+    const std::int64_t tiles = ceil_div<std::int64_t>(args.n, Config::kTileItems);
+    const auto state = Descriptors<typename Args::AccT>::for_run(scratch, tiles, epoch);
+    rows_scan_kernel<Config, Args><<<static_cast<unsigned>(tiles), Config::kThreads, 0, stream>>>(
+        args, length, state, static_cast<std::uint32_t>(tiles));
+    return cudaGetLastError();
+  }
+};
+
+}  // namespace scan_zoo::detail

@@ -1,0 +1,58 @@
+// row_scan -- every row of a [rows, length] array scanned on its own, in one launch, for any row
+// length: the library's scan along the last axis (include/scan_zoo/axis.cuh), torch.cumsum(x, -1).
+//
+// Idea: the rows laid end to end are one array, and scanning each row is a segmented scan of it
+// with a segment starting every `length` elements. A segmented scan is a plain scan under a
+// lifted operator on (value, row-start flag) pairs (Schwartz 1980; Blelloch 1990, "Prefix sums
+// and their applications", section 1.5), so the tuned scan's one-launch look-back runs over the
+// flattened array with pairs in its registers (include/scan_zoo/detail/rows_kernel.cuh). Tiles
+// are cut from the flattened array, not from each row: every tile is whole and 16-byte aligned
+// whatever the row length, and a tile that holds a row start publishes INCLUSIVE at once, so the
+// look-back never walks past the nearest row start. The row starts are arithmetic (an index
+// modulo the length, kept by an increment): no label is read.
+//
+// Work: O(N); depth: O(log tile) + the look-back (none past a row start). Barriers: 2 per tile.
+// Launches: 1. Global traffic: 2 accesses per element (plus one 8-byte descriptor per tile): the
+// bound is a copy of the same bytes, whatever the shape. The cost against the 1-D scan: pairs in
+// registers (about twice the registers, fewer blocks per SM) and two-word shuffles.
+//
+// Forward progress: a tile waits only on smaller tile indices (blocks dispatched in blockIdx.x
+// order, as the tuned scan and CUB rely on).
+//
+// Constraints: every type, operator and mode; any shape (N a whole number of rows: --row-length
+// L, default one row of N); in place. One tile configuration (256 x 16) for now.
+//
+// In the charts: the rows sweep (% of a copy of the same bytes against the shape) beside CUB's
+// scan-by-key over row ids (cub_row_scan_by_key), one CUB scan per row (cub_row_scans) and
+// torch.cumsum(x, -1) (bench/NOTES.md, "Scans along an axis").
+//
+// Run: make bin/row_scan && ./bin/row_scan 2^20 --row-length 131072   (8 rows of 131072)
+#include <scan_zoo/axis.cuh>
+
+#include "../harness/harness.cuh"
+#include "rows_problem.cuh"
+
+namespace {
+
+struct RowScan : zoo::VariantDefaults {
+  template <class T, class Op>
+  using Problem = zoo::RowsScanProblem<T, Op>;
+  using Types = zoo::AllTypes;
+  static constexpr std::int64_t kTileItems = scan_zoo::detail::RowsScan::Config::kTileItems;
+
+  // The library keeps its own workspace (grown on the first, untimed verified run of a larger N),
+  // as single_pass_scan_tuned's does: the harness's is not needed.
+  template <class T, class Op>
+  static void run(const T* in, T* out, std::int64_t rows, std::int64_t length, zoo::ScanKind kind, zoo::Workspace,
+                  cudaStream_t stream) {
+    static scan_zoo::Workspace workspace;
+    const scan_zoo::Shape shape{rows, length};
+    ZOO_CUDA(kind == zoo::ScanKind::Inclusive
+                 ? scan_zoo::inclusive_scan(in, out, shape, Op{}, workspace, stream)
+                 : scan_zoo::exclusive_scan(in, out, shape, Op::template identity<T>(), Op{}, workspace, stream));
+  }
+};
+
+}  // namespace
+
+ZOO_MAIN(RowScan)

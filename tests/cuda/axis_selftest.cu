@@ -1,0 +1,222 @@
+// axis_selftest -- the library's scans along an axis (include/scan_zoo/axis.cuh) checked the way
+// a user calls them: every row of a [rows, length] array against a CPU reference per row, every
+// element and every row total, exactly (the data keep every prefix exact), with the output and
+// the totals poisoned first. Run by tests/test_api.py.
+//
+//   build/tests/axis_selftest [--seed S]
+//
+// Checks, each printed as "PASS name" or "FAIL name: why"; exit 0 only if all pass:
+//   shapes     rows x length from 1 x 1 to 1 x 2^20 + 7 and 2^16 x 3: rows shorter than a
+//              vector (1, 2, 3), than a warp's round, than a tile (4096), a tile exactly, tiles
+//              and a bit, and rows of many tiles; three random shapes; empty rows and no rows
+//   types      int32 sum (all six forms, in place and out of place), float sum, int64 max,
+//              uint32 min, bf16 -> float sum, uint8 -> int64 exclusive sum with the row totals
+//              (per-row CSR offsets), and the 2x2 matrix product (not commutative: the operand
+//              order; a 16-byte type: the two-field descriptors)
+//   forms      an initial value in device memory, written by a kernel just before the scan
+//   refusals   a negative extent, an element count past 2^63 - 1, a forced configuration, in ==
+//              out with In and Out of different sizes (cudaErrorInvalidValue), and inner > 1
+//              (cudaErrorNotSupported: columns are not implemented yet)
+#include <cuda_bf16.h>
+#include <cuda_runtime.h>
+
+#include <scan_zoo/axis.cuh>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "matrix_product.cuh"
+#include "selftest.cuh"
+
+namespace {
+
+using namespace selftest;
+
+// The initial value, written by a kernel: what "an earlier kernel in the same stream" means.
+template <class T>
+__global__ void write_value(T* where, T value) {
+  *where = value;
+}
+
+// The library call of `form` along the rows of `shape`, with the initial value as given (a value
+// or a DeviceValue).
+template <class AccChoice, class In, class Out, class Init, class Op>
+cudaError_t call(const Form& f, const In* in, Out* out, const scan_zoo::Shape& shape, const Init& initial,
+                 const Op& op, scan_zoo::Workspace& workspace, cudaStream_t stream,
+                 const scan_zoo::Options<Out>& options) {
+  using namespace scan_zoo;
+  if (f.reverse) {
+    if (f.exclusive) return reverse_exclusive_scan<AccChoice>(in, out, shape, initial, op, workspace, stream, options);
+    if (f.with_initial)
+      return reverse_inclusive_scan_init<AccChoice>(in, out, shape, initial, op, workspace, stream, options);
+    return reverse_inclusive_scan<AccChoice>(in, out, shape, op, workspace, stream, options);
+  }
+  if (f.exclusive) return exclusive_scan<AccChoice>(in, out, shape, initial, op, workspace, stream, options);
+  if (f.with_initial) return inclusive_scan_init<AccChoice>(in, out, shape, initial, op, workspace, stream, options);
+  return inclusive_scan<AccChoice>(in, out, shape, op, workspace, stream, options);
+}
+
+enum class InitialLives { OnHost, InDeviceMemory };
+
+// One scan along the rows, checked element by element and row total by row total against the
+// reference of every row: "" or what went wrong.
+template <class AccChoice, class In, class Out, class Op>
+std::string scan_and_check(const std::vector<In>& input, std::int64_t rows, std::int64_t length, const Form& form,
+                           bool in_place, scan_zoo::accumulator_t<AccChoice, Out> initial, const Op& op,
+                           scan_zoo::Workspace& workspace, InitialLives lives = InitialLives::OnHost) {
+  using Acc = scan_zoo::accumulator_t<AccChoice, Out>;
+  const std::int64_t n = rows * length;
+  std::vector<Out> want(n), want_totals(rows);
+  for (std::int64_t r = 0; r < rows; ++r)
+    want_totals[r] = reference_line<Acc>(input.data() + r * length, want.data() + r * length, length, 1, form,
+                                         initial, op);
+
+  cudaStream_t stream;
+  CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  DeviceArray<In> d_in(n);
+  DeviceArray<Out> d_separate_out(in_place ? 0 : n);
+  DeviceArray<Out> d_totals(rows);
+  DeviceArray<Acc> d_initial(1);
+  Out* d_out = in_place ? reinterpret_cast<Out*>(d_in.data) : d_separate_out.data;
+  if (n > 0) CHECK_CUDA(cudaMemcpy(d_in.data, input.data(), n * sizeof(In), cudaMemcpyHostToDevice));
+  // Poisoned in the scan's stream (a non-blocking stream does not wait for the default stream).
+  if (!in_place) CHECK_CUDA(cudaMemsetAsync(d_out, 0xA5, std::max<std::int64_t>(1, n) * sizeof(Out), stream));
+  CHECK_CUDA(cudaMemsetAsync(d_totals.data, 0xA5, std::max<std::int64_t>(1, rows) * sizeof(Out), stream));
+  scan_zoo::Options<Out> options;
+  options.total = d_totals.data;
+  const scan_zoo::Shape shape{rows, length};
+  cudaError_t error;
+  if (lives == InitialLives::InDeviceMemory) {
+    write_value<<<1, 1, 0, stream>>>(d_initial.data, initial);  // no synchronization before the scan
+    error = call<AccChoice>(form, static_cast<const In*>(d_in.data), d_out, shape,
+                            scan_zoo::device_value(d_initial.data), op, workspace, stream, options);
+  } else {
+    error = call<AccChoice>(form, static_cast<const In*>(d_in.data), d_out, shape, initial, op, workspace, stream,
+                            options);
+  }
+  std::string why;
+  if (error != cudaSuccess) why = std::string("returned ") + cudaGetErrorString(error);
+  CHECK_CUDA(cudaStreamSynchronize(stream));
+  CHECK_CUDA(cudaStreamDestroy(stream));
+  if (!why.empty()) return why;
+  std::vector<Out> got(n), got_totals(rows);
+  if (n > 0) CHECK_CUDA(cudaMemcpy(got.data(), d_out, n * sizeof(Out), cudaMemcpyDeviceToHost));
+  if (rows > 0) CHECK_CUDA(cudaMemcpy(got_totals.data(), d_totals.data, rows * sizeof(Out), cudaMemcpyDeviceToHost));
+  for (std::int64_t i = 0; i < n; ++i)
+    if (!same(got[i], want[i]))
+      return "first wrong element: row " + std::to_string(i / length) + ", index " + std::to_string(i % length) +
+             " of " + std::to_string(length) + ": " + hex_bytes(got[i]) + ", want " + hex_bytes(want[i]);
+  for (std::int64_t r = 0; r < rows; ++r)
+    if (!same(got_totals[r], want_totals[r]))
+      return "wrong total of row " + std::to_string(r) + ": " + hex_bytes(got_totals[r]) + ", want " +
+             hex_bytes(want_totals[r]);
+  return "";
+}
+
+struct RowsShape {
+  std::int64_t rows, length;
+};
+
+std::vector<RowsShape> shapes(std::mt19937_64& rng) {
+  constexpr std::int64_t kTile = 4096;  // the row kernel's tile (detail::RowsConfig)
+  std::vector<RowsShape> list = {
+      {1, 1},    {3, 1},    {5, 2},    {7, 3},         {4, 5},         {100, 7},          {33, 31},
+      {9, 127},  {10, 128}, {11, 129}, {6, 1000},      {3, kTile - 1}, {3, kTile},        {3, kTile + 1},
+      {2, 2 * kTile + 3},   {64, 1024},                {1000, 100},    {1, (1 << 20) + 7}, {(1 << 16), 3},
+      {8, 131072},          {0, 5},    {5, 0}};
+  for (int i = 0; i < 3; ++i) {
+    const std::int64_t length = 1 + std::int64_t(rng() % 20000);
+    list.push_back({1 + std::int64_t(rng() % (300000 / length + 1)), length});
+  }
+  return list;
+}
+
+// ---- The checks ----
+
+void check_shapes_and_forms(std::mt19937_64& rng) {
+  scan_zoo::Workspace workspace;
+  const Form forms[] = {{}, {false, false, true}, {true, false, false},
+                        {false, true, false}, {false, true, true}, {true, true, false}};
+  for (const RowsShape& s : shapes(rng)) {
+    const std::string at = " " + std::to_string(s.rows) + "x" + std::to_string(s.length);
+    const std::int64_t n = s.rows * s.length;
+    const auto ints = generate<std::int32_t>(n, [&] { return std::int32_t(rng()); });
+    for (const Form& form : forms)
+      for (bool in_place : {false, true}) {
+        const std::string why = scan_and_check<scan_zoo::UseDefault, std::int32_t, std::int32_t>(
+            ints, s.rows, s.length, form, in_place, -7, scan_zoo::Plus{}, workspace);
+        report(why.empty(), "shapes int32 sum " + form_name(form) + (in_place ? " in-place" : "") + at, why);
+      }
+    const auto small = [&] { return float(int(rng() % 9) - 4); };
+    const auto floats = generate<float>(n, small);
+    std::string why = scan_and_check<scan_zoo::UseDefault, float, float>(floats, s.rows, s.length, Form{}, false,
+                                                                         0.0f, scan_zoo::Plus{}, workspace);
+    report(why.empty(), "types float sum inclusive" + at, why);
+    const auto wide = generate<std::int64_t>(n, [&] { return std::int64_t(rng()); });
+    why = scan_and_check<scan_zoo::UseDefault, std::int64_t, std::int64_t>(
+        wide, s.rows, s.length, Form{false, true, false}, false, 0, scan_zoo::Max{}, workspace);
+    report(why.empty(), "types int64 max reverse inclusive" + at, why);
+    const auto unsigned_ints = generate<std::uint32_t>(n, [&] { return std::uint32_t(rng()); });
+    why = scan_and_check<scan_zoo::UseDefault, std::uint32_t, std::uint32_t>(
+        unsigned_ints, s.rows, s.length, Form{true, false, false}, true, 4000000000u, scan_zoo::Min{}, workspace);
+    report(why.empty(), "types uint32 min exclusive in-place" + at, why);
+    const auto bf16 = generate<__nv_bfloat16>(n, [&] { return __float2bfloat16(small()); });
+    why = scan_and_check<scan_zoo::UseDefault, __nv_bfloat16, float>(bf16, s.rows, s.length, Form{}, false, 0.0f,
+                                                                     scan_zoo::Plus{}, workspace);
+    report(why.empty(), "types bf16->float sum inclusive" + at, why);
+    const auto counts = generate<std::uint8_t>(n, [&] { return std::uint8_t(rng()); });
+    why = scan_and_check<scan_zoo::UseDefault, std::uint8_t, std::int64_t>(
+        counts, s.rows, s.length, Form{true, false, false}, false, 0, scan_zoo::Plus{}, workspace);
+    report(why.empty(), "types uint8->int64 exclusive sum, row totals (CSR per row)" + at, why);
+    const auto matrices = generate<Mat2>(
+        n, [&] { return Mat2{std::uint32_t(rng()), std::uint32_t(rng()), std::uint32_t(rng()), std::uint32_t(rng())}; });
+    const Mat2 initial{std::uint32_t(rng()), std::uint32_t(rng()), std::uint32_t(rng()), std::uint32_t(rng())};
+    for (const Form& form : {Form{false, false, true}, Form{true, true, false}}) {
+      why = scan_and_check<scan_zoo::UseDefault, Mat2, Mat2>(matrices, s.rows, s.length, form, false, initial,
+                                                             Mat2Product{}, workspace);
+      report(why.empty(), "types mat2x2 product " + form_name(form) + at, why);
+    }
+    why = scan_and_check<scan_zoo::UseDefault, std::int32_t, std::int32_t>(
+        ints, s.rows, s.length, Form{true, false, false}, false, 123456, scan_zoo::Plus{}, workspace,
+        InitialLives::InDeviceMemory);
+    report(why.empty(), "forms initial in device memory exclusive" + at, why);
+  }
+}
+
+void check_refusals() {
+  scan_zoo::Workspace workspace;
+  DeviceArray<std::int32_t> d(16);
+  const auto expect = [&](cudaError_t got, cudaError_t want, const std::string& name) {
+    report(got == want, "refusals " + name, std::string("returned ") + cudaGetErrorString(got));
+  };
+  expect(scan_zoo::inclusive_scan(d.data, d.data, scan_zoo::Shape{-1, 4}, scan_zoo::Plus{}, workspace),
+         cudaErrorInvalidValue, "a negative extent");
+  expect(scan_zoo::inclusive_scan(d.data, d.data, scan_zoo::Shape{std::int64_t(1) << 40, std::int64_t(1) << 30},
+                                  scan_zoo::Plus{}, workspace),
+         cudaErrorInvalidValue, "2^70 elements");
+  scan_zoo::Options<std::int32_t> forced;
+  forced.config = 0;
+  expect(scan_zoo::inclusive_scan(d.data, d.data, scan_zoo::Shape{4, 4}, scan_zoo::Plus{}, workspace, 0, forced),
+         cudaErrorInvalidValue, "a forced configuration");
+  const auto* narrower = reinterpret_cast<const std::int16_t*>(d.data);  // the same memory, 2-byte elements
+  expect(scan_zoo::inclusive_scan(narrower, d.data, scan_zoo::Shape{2, 4}, scan_zoo::Plus{}, workspace),
+         cudaErrorInvalidValue, "in == out with 2-byte input and 4-byte output");
+  expect(scan_zoo::inclusive_scan(d.data, d.data, scan_zoo::Shape{2, 4, 2}, scan_zoo::Plus{}, workspace),
+         cudaErrorNotSupported, "inner > 1 (columns, not implemented yet)");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const unsigned long long seed = seed_from_command_line(argc, argv, 20261127, "axis_selftest");
+  std::mt19937_64 rng(seed);
+  check_shapes_and_forms(rng);
+  check_refusals();
+  std::printf("axis_selftest: %d failed\n", failures);
+  return failures == 0 ? 0 : 1;
+}
