@@ -47,6 +47,9 @@ options:
                       memcpy_baseline and cub_scan of the same N and the framework rows'
                       cumsum along the last axis (default variants: those); the rows' mode is
                       inclusive-lengthL. Every N must be a multiple of L
+  --columns C         a columns sweep, the same down the columns of N / C rows of C (the binaries
+                      that take --columns; the frameworks' cumsum along axis 0); mode
+                      inclusive-columnsC
   --in-place          scan in place (the binaries' --in-place; the header's sweep line says so;
                       binaries whose problem cannot run in place give WAIVED rows)
   --timeout SEC       watchdog for one GPU step inside a binary (default 30)
@@ -76,7 +79,7 @@ EOF_USAGE
 # one past a power of two), in increasing order so that --budget-ms can extrapolate.
 default_sizes="2^10,2^11,2^12,2^13,2^14,2^15,2^16,100000,2^17,2^18,2^19,1000000,2^20,2^21,4194303,2^22"
 default_sizes="$default_sizes,2^23,2^24,2^24+1,2^25,2^26,2^27,2^28,2^29,2^30"
-variants="" sizes=$default_sizes type=int32 op=sum mode=inclusive hot="" in_place="" row_length=""
+variants="" sizes=$default_sizes type=int32 op=sum mode=inclusive hot="" in_place="" axis_option="" axis_extent=""
 timeout_s=30 budget_ms=1000 process_limit=600 bin_dir=bin out="" gpus="" part=""
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -87,7 +90,9 @@ while [ $# -gt 0 ]; do
     --exclusive) mode=exclusive; shift ;;
     --hot) hot=--hot; shift ;;
     --in-place) in_place=--in-place; shift ;;
-    --row-length) row_length=$2; shift 2 ;;
+    --row-length|--columns)
+      [ -z "$axis_option" ] || { echo "bench.sh: give one of --row-length and --columns" >&2; exit 2; }
+      axis_option=$1 axis_extent=$2; shift 2 ;;
     --timeout) timeout_s=$2; shift 2 ;;
     --budget-ms) budget_ms=$2; shift 2 ;;
     --process-limit) process_limit=$2; shift 2 ;;
@@ -110,12 +115,12 @@ if [ -n "$variants" ]; then
     [ -x "$bin_dir/$name" ] || { echo "bench.sh: no binary $bin_dir/$name (run make)" >&2; exit 2; }
     binaries+=("$bin_dir/$name")
   done
-elif [ -n "$row_length" ]; then
-  # A rows sweep: the binaries that scan rows (their --help says they take --row-length), beside
-  # a copy of the same bytes and CUB's scan of the whole array.
+elif [ -n "$axis_option" ]; then
+  # A sweep along an axis: the binaries that scan it (their --help says they take the option),
+  # beside a copy of the same bytes and CUB's scan of the whole array.
   binaries=("$bin_dir/memcpy_baseline" "$bin_dir/cub_scan")
   while read -r name; do
-    takes_row_length "$bin_dir/$name" && binaries+=("$bin_dir/$name")
+    takes_option "$bin_dir/$name" "$axis_option" && binaries+=("$bin_dir/$name")
   done < <(zoo_binaries "$bin_dir" --single-gpu)
   frameworks=("${framework_variants[@]}")
 else
@@ -166,7 +171,7 @@ total_work=$((list_work * ${#binaries[@]})) total_rows=$((${#all_sizes[@]} * ${#
 # Header: the GPU as the binaries see it, and what was built how. It names the default folder.
 header=$("$script_dir/scripts/table_header.sh" "${binaries[0]}" "scan-zoo timing table" \
   "$([ -n "$hot" ] && echo hot || echo cold)" \
-  "type=$type op=$op mode=$mode$([ -n "$in_place" ] && echo " in_place=yes")${row_length:+ row_length=$row_length} sizes=$sizes budget_ms=$budget_ms${gpus:+ gpus=$gpus}") || {
+  "type=$type op=$op mode=$mode$([ -n "$in_place" ] && echo " in_place=yes")${axis_option:+ ${axis_option#--}=$axis_extent} sizes=$sizes budget_ms=$budget_ms${gpus:+ gpus=$gpus}") || {
   echo "bench.sh: cannot query the GPU" >&2
   exit 4
 }
@@ -213,10 +218,11 @@ for binary in "${binaries[@]}"; do
   while [ ${#remaining[@]} -gt 0 ]; do
     list=$(IFS=,; echo "${remaining[*]}")
     echo "bench.sh: [$index/${#binaries[@]}] $name, sizes ${remaining[0]} .. ${remaining[-1]} (${#remaining[@]})" >&2
-    spread=1 gpu_args=() row_args=() row_mode=$mode
+    spread=1 gpu_args=() axis_args=() row_mode=$mode
     if [ -n "$gpus" ] && [[ $name == multi_gpu_* ]]; then spread=$gpus gpu_args=(--gpus "$gpus"); fi
-    if [ -n "$row_length" ] && takes_row_length "$binary"; then
-      row_args=(--row-length "$row_length") row_mode=$mode-length$row_length
+    if [ -n "$axis_option" ] && takes_option "$binary" "$axis_option"; then
+      axis_args=("$axis_option" "$axis_extent")
+      row_mode=$mode-$([ "$axis_option" = --columns ] && echo columns || echo length)$axis_extent
     fi
     child_started=$SECONDS
     # Emptied here, not by the child's redirection, so that the first progress poll cannot
@@ -225,7 +231,7 @@ for binary in "${binaries[@]}"; do
     lines_seen=0
     sweep_run "$tmp.rows" "$tmp.err" timeout --kill-after=5 "$process_limit" "$binary" "$list" --type "$type" \
       --op "$op" "--$mode" --timeout "$timeout_s" --budget-ms "$budget_ms" $hot $in_place "${gpu_args[@]}" \
-      "${row_args[@]}"
+      "${axis_args[@]}"
     rc=$?
     # Keep only well-formed rows (every column, this variant's name first).
     awk -v name="$name" -v fields=${#column_names[@]} 'NF == fields && $1 == name' "$tmp.rows" >"$tmp.good"
@@ -260,7 +266,7 @@ if [ ${#frameworks[@]} -gt 0 ]; then
   echo "bench.sh: ${frameworks[*]} (scripts/framework_scans.py)" >&2
   : >"$tmp.rows"
   "${PYTHON:-python3}" "$script_dir/scripts/framework_scans.py" "$sizes" --type "$type" $hot \
-    --variants "$(IFS=,; echo "${frameworks[*]}")" ${row_length:+--row-length "$row_length"} >"$tmp.rows" 2>"$tmp.err"
+    --variants "$(IFS=,; echo "${frameworks[*]}")" ${axis_option:+"$axis_option" "$axis_extent"} >"$tmp.rows" 2>"$tmp.err"
   rc=$?
   awk -v fields=${#column_names[@]} 'NF == fields' "$tmp.rows" >>"$tmp"
   { [ $rc -eq 0 ] || [ $rc -eq 1 ] || [ $rc -eq 4 ]; } ||

@@ -4,8 +4,9 @@
 #                                     order; --single-gpu leaves out the multi_gpu_* binaries,
 #                                     whose rows spread one N over several GPUs and whose NCCL
 #                                     does not belong under compute-sanitizer
-#   takes_row_length BINARY           whether BINARY scans rows (--row-length L), as the first line
-#                                     of its --help says (src/harness/harness.cuh, print_help)
+#   takes_option BINARY OPTION        whether BINARY takes a problem's OPTION (--row-length,
+#                                     --columns), as the first line of its --help says
+#                                     (src/harness/harness.cuh, print_help)
 zoo_binaries() {
   local dir=$1 single_gpu=${2:-} path name
   for path in "$dir"/*; do
@@ -16,6 +17,6 @@ zoo_binaries() {
   done
 }
 
-takes_row_length() {
-  "$1" --help 2>/dev/null | head -n 1 | grep -q -- "takes --row-length"
+takes_option() {
+  "$1" --help 2>/dev/null | head -n 1 | grep -q -- "takes $2)"
 }

@@ -11,8 +11,9 @@
 #   with bench-hot (the sweep alone takes ~11 minutes on an H100; the call that completes the
 #   parts joins them into bench/<gpu>/timing.txt).
 #   steps: build test sanitize stress bench bench-hot (default: all), and, not in the default,
-#   library (issue 32's evidence into bench/<gpu>/library/, after build; see its comment), rows
-#   (issue 33's rows sweep, scripts/rows_bench.sh, into bench/<gpu>/rows/; ROWS_ARGS passes options),
+#   library (issue 32's evidence into bench/<gpu>/library/, after build; see its comment), axis
+#   (issue 33's sweep along rows and columns, scripts/axis_bench.sh, into bench/<gpu>/axis/;
+#   AXIS_ARGS passes options, e.g. --types int32 --lengths 131072 --columns 64),
 #   multi-gpu (tests/test_multi_gpu.py, then scripts/multi_gpu_bench.sh on every visible GPU, args
 #   in MULTI_GPU_ARGS), tune (build the tuner and run the tuning sweep) and tune-select (make tune-select: the
 #   generated table from every GPU's sweep, this one's included); SCAN_ZOO_COMMIT names the
@@ -148,12 +149,12 @@ print(plots.fastest(rows, [v for v in ok["variant"].unique() if v not in plots.R
           grep -h "failed$" "$dir"/configs/*.txt
           grep -h "^# repeats" "$dir/determinism/timing.txt"
           tar czf "$out/library_$(basename "$(gpu_dir)").tgz" "$dir" ;;
-    rows)  # issue 33's rows sweep (scripts/rows_bench.sh) into bench/<gpu>/rows/, back as $OUT/rows_<gpu>.tgz
-          dir=$(gpu_dir)/rows
-          timeout ${BENCH_LIMIT:-540} scripts/rows_bench.sh --out-dir "$dir" ${ROWS_ARGS:-} 2>"$out/rows_bench.log"
+    axis)  # issue 33's sweep along an axis (scripts/axis_bench.sh) into bench/<gpu>/axis/, back as $OUT/axis_<gpu>.tgz
+          dir=$(gpu_dir)/axis
+          timeout ${BENCH_LIMIT:-540} scripts/axis_bench.sh --out-dir "$dir" ${AXIS_ARGS:-} 2>"$out/axis_bench.log"
           status=$?
-          tail -n 3 "$out/rows_bench.log"
-          tar czf "$out/rows_$(basename "$(gpu_dir)").tgz" "$dir" ;;
+          tail -n 3 "$out/axis_bench.log"
+          tar czf "$out/axis_$(basename "$(gpu_dir)").tgz" "$dir" ;;
     *) echo "unknown step $step"; exit 2 ;;
   esac
   echo "== step $step: exit $status, $((SECONDS - begin)) s"

@@ -6,7 +6,9 @@ Rows (stdout, scripts/timing_table.py COLUMNS): variant torch_cumsum or cupy_cum
 inclusive, one row per (framework, type, N); human lines on stderr. With --row-length L the N
 elements are N / L rows of L, each scanned on its own along the last axis (torch.cumsum(x, 1) of
 the [N / L, L] view, cupy.cumsum(x, axis=1)), as the binaries of src/axis/ do, and the mode is
-inclusive-lengthL, theirs.
+inclusive-lengthL, theirs; with --columns C they are N / C rows of C, each column scanned down
+its rows (torch.cumsum(x, 0) of the [N / C, C] view, cupy.cumsum(x, axis=0)), mode
+inclusive-columnsC.
 
 What each runs underneath, read from the frameworks' sources (their main branches; the first
 rows were taken with torch 2.11 and CuPy 14.2, CuPy's accelerators at their default, CUB):
@@ -55,7 +57,7 @@ Protocol (README, "How it measures"), as the binaries run it:
 
 Usage:
     python3 scripts/framework_scans.py SIZES [--variants torch_cumsum,cupy_cumsum] [--type int32[,float32]]
-                                       [--reps R] [--warmup W] [--hot] [--seed S] [--row-length L]
+                                       [--reps R] [--warmup W] [--hot] [--seed S] [--row-length L | --columns C]
 SIZES as the binaries take N: 1048576, 64K, 16M, 1G, 2^20, 2^24-1, comma lists.
 """
 import argparse
@@ -116,14 +118,34 @@ def combination_seed(seed, type_name, op, mode, n):
     return mix64(seed ^ mix64(fnv))
 
 
-def mode_label(row_length):
-    """The mode column: the binaries' (problem.cuh, and src/axis/rows_problem.cuh with --row-length)."""
-    return f"{MODE}-length{row_length}" if row_length else MODE
+class Axis:
+    """How the N elements are scanned: as one array (the default), along the rows of [N / L, L]
+    (--row-length L) or down the columns of [N / C, C] (--columns C)."""
+
+    def __init__(self, row_length=0, columns=0):
+        self.row_length, self.columns = row_length, columns
+
+    def mode(self):
+        """The mode column: the binaries' (problem.cuh, and src/axis/axis_problem.cuh)."""
+        if self.row_length:
+            return f"{MODE}-length{self.row_length}"
+        return f"{MODE}-columns{self.columns}" if self.columns else MODE
+
+    def matrix(self, array):
+        """The array as the matrix it is scanned in, and the axis of the scan."""
+        if self.row_length:
+            return array.reshape(-1, self.row_length), 1
+        if self.columns:
+            return array.reshape(-1, self.columns), 0
+        return array, 0
 
 
-def first_round_seed(seed, type_name, n, row_length=0):
+ONE_ARRAY = Axis()
+
+
+def first_round_seed(seed, type_name, n, axis=ONE_ARRAY):
     """The stream of the binaries' first verified round (harness.cuh: verified_rounds)."""
-    return combination_seed(seed, type_name, OP, mode_label(row_length), n) ^ mix64(0)
+    return combination_seed(seed, type_name, OP, axis.mode(), n) ^ mix64(0)
 
 
 GENERATE_CHUNK = 1 << 16  # elements per numpy pass: its temporaries stay in the CPU caches
@@ -139,14 +161,12 @@ def generate_input(stream, n, dtype):
     return values
 
 
-def reference_scan(values, row_length=0):
+def reference_scan(values, axis=ONE_ARRAY):
     """The exact inclusive sum in a wide type, narrowed like the harness's reference: int64
-    wrapped to int32, float64 rounded to float32 (exact for this data); of every row of
-    row_length on its own when given."""
+    wrapped to int32, float64 rounded to float32 (exact for this data); along the axis's lines."""
     wide = np.int64 if values.dtype.kind == "i" else np.float64
-    if row_length:
-        return np.cumsum(values.reshape(-1, row_length), axis=1, dtype=wide).astype(values.dtype).reshape(-1)
-    return np.cumsum(values, dtype=wide).astype(values.dtype)
+    matrix, dim = axis.matrix(values)
+    return np.cumsum(matrix, axis=dim, dtype=wide).astype(values.dtype).reshape(-1)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -162,10 +182,10 @@ def summarize(times_ms):
 UNTIMED = {"reps": 0, **{key: float("nan") for key in ("median_ms", "min_ms", "max_ms", "p10_ms", "p90_ms")}}
 
 
-def format_row(variant, type_name, n, status, stats=UNTIMED, gbps=float("nan"), row_length=0):
+def format_row(variant, type_name, n, status, stats=UNTIMED, gbps=float("nan"), axis=ONE_ARRAY):
     """One row with exactly the columns of timing_table.COLUMNS, printed as the binaries print
     theirs (rows.hpp: print_row): times with 6 decimals, GB/s with 2, nan where untimed."""
-    fields = {"variant": variant, "type": type_name, "op": OP, "mode": mode_label(row_length), "n": str(n),
+    fields = {"variant": variant, "type": type_name, "op": OP, "mode": axis.mode(), "n": str(n),
               "reps": str(stats["reps"]), "gbps": f"{gbps:.2f}", "status": status, "gpus": "1"}
     fields.update({key: f"{value:.6f}" for key, value in stats.items() if key.endswith("_ms")})
     return " ".join(fields[column] for column in COLUMNS)
@@ -219,12 +239,10 @@ class Torch:
     def poison(self, array):
         array.view(self.torch.uint8).fill_(POISON_BYTE)
 
-    def scan(self, x, y, row_length=0):
+    def scan(self, x, y, axis=ONE_ARRAY):
         # y's dtype (x's) is the result's: 4 bytes in, 4 out
-        if row_length:
-            self.torch.cumsum(x.view(-1, row_length), 1, out=y.view(-1, row_length))
-        else:
-            self.torch.cumsum(x, 0, out=y)
+        (x_matrix, dim), (y_matrix, _) = axis.matrix(x), axis.matrix(y)
+        self.torch.cumsum(x_matrix, dim, out=y_matrix)
 
     def download(self, array):
         return array.cpu().numpy()
@@ -288,11 +306,12 @@ class Cupy:
     def poison(self, array):
         array.view(self.cupy.uint8).fill(POISON_BYTE)
 
-    def scan(self, x, y, row_length=0):
-        if row_length:
-            self.cupy.cumsum(x.reshape(-1, row_length), axis=1, out=y.reshape(-1, row_length))
+    def scan(self, x, y, axis=ONE_ARRAY):
+        if axis is ONE_ARRAY:
+            self.cupy.cumsum(x, out=y)  # axis=None: CuPy's 1-D path
         else:
-            self.cupy.cumsum(x, out=y)
+            (x_matrix, dim), (y_matrix, _) = axis.matrix(x), axis.matrix(y)
+            self.cupy.cumsum(x_matrix, axis=dim, out=y_matrix)
 
     def download(self, array):
         return self.cupy.asnumpy(array)
@@ -381,47 +400,47 @@ def time_reps(framework, run_once, flush, options, label):
 
 def run_combination(framework, type_name, n, options, flush):
     """Returns (row, exit code)."""
-    variant, length = framework.variant, options.row_length
-    label = f"{variant} {type_name} {OP} {mode_label(length)} n={n}"
+    variant, axis = framework.variant, options.axis
+    label = f"{variant} {type_name} {OP} {axis.mode()} n={n}"
     if n == 0:
         print(f"{label}: empty input, nothing to do: PASS", file=sys.stderr)
-        return format_row(variant, type_name, n, "PASS", row_length=length), EXIT_PASS
+        return format_row(variant, type_name, n, "PASS", axis=axis), EXIT_PASS
     itemsize = np.dtype(TYPES[type_name]).itemsize
     needed = 2 * n * itemsize
 
     def short_of_memory(free, total):
         print(f"{label}: not enough device memory: needs {needed} bytes (input and output {needed // 2} each); "
               f"{free} bytes ({free / 2**30:.2f} GiB) free of {total}", file=sys.stderr)
-        return format_row(variant, type_name, n, "SKIPPED(device-memory)", row_length=length), EXIT_CUDA_OR_MEMORY
+        return format_row(variant, type_name, n, "SKIPPED(device-memory)", axis=axis), EXIT_CUDA_OR_MEMORY
 
     free, total = framework.free_bytes()
     if needed > free:
         return short_of_memory(free, total)
-    host = generate_input(first_round_seed(options.seed, type_name, n, length), n, TYPES[type_name])
+    host = generate_input(first_round_seed(options.seed, type_name, n, axis), n, TYPES[type_name])
     try:
         x = framework.upload(host)
         y = framework.empty(n, type_name)
         framework.poison(y)
-        framework.scan(x, y, length)
+        framework.scan(x, y, axis)
         got = framework.download(y)
     except framework.out_of_memory:  # the framework's temporary storage, or another process
         return short_of_memory(*framework.free_bytes())
 
-    expected = reference_scan(host, length)
+    expected = reference_scan(host, axis)
     wrong = np.flatnonzero(got != expected)
     if wrong.size:
         first = wrong[0]
         print(f"{label}: GPU vs CPU check: FAIL: {wrong.size} of {n} elements wrong; first at index {first}: "
               f"expected {expected[first]}, got {got[first]}", file=sys.stderr)
-        return format_row(variant, type_name, n, "FAIL", row_length=length), EXIT_FAIL
+        return format_row(variant, type_name, n, "FAIL", axis=axis), EXIT_FAIL
     print(f"{label}: GPU vs CPU check: PASS", file=sys.stderr)
 
-    stats = time_reps(framework, lambda: framework.scan(x, y, length), flush, options, label)
+    stats = time_reps(framework, lambda: framework.scan(x, y, axis), flush, options, label)
     gbps = 2 * n * itemsize / (stats["median_ms"] * 1e-3) / 1e9
     print(f"{label}: Time taken: {stats['median_ms']:.4f} ms (median of {stats['reps']} reps, "
           f"min {stats['min_ms']:.4f}, max {stats['max_ms']:.4f}, {'hot' if options.hot else 'cold'} L2): "
           f"{gbps:.1f} GB/s", file=sys.stderr)
-    return format_row(variant, type_name, n, "PASS", stats, gbps, length), EXIT_PASS
+    return format_row(variant, type_name, n, "PASS", stats, gbps, axis), EXIT_PASS
 
 
 def run_framework(name, options):
@@ -432,7 +451,7 @@ def run_framework(name, options):
         print(f"{name}: {why}", file=sys.stderr)
         for type_name in options.types:
             for n in options.sizes:
-                emit(format_row(name, type_name, n, why.status, row_length=options.row_length))
+                emit(format_row(name, type_name, n, why.status, axis=options.axis))
         return EXIT_PASS
     print(f"{name}: {framework.description}", file=sys.stderr)
     flush_bytes = max(2 * framework.l2_bytes(), MIN_FLUSH_BYTES)
@@ -503,12 +522,17 @@ def parse_arguments(argv):
     parser.add_argument("--hot", action="store_true", help="do not flush L2 between timed reps")
     parser.add_argument("--seed", type=_argument(_seed), default=1,
                         help="seed of the input, as the binaries' --seed (default 1)")
-    parser.add_argument("--row-length", type=_argument(_at_least(1, "--row-length")), default=0,
-                        help="each N is N / L rows of L, scanned along the last axis (default: one row of N)")
+    axis = parser.add_mutually_exclusive_group()
+    axis.add_argument("--row-length", type=_argument(_at_least(1, "--row-length")), default=0,
+                      help="each N is N / L rows of L, scanned along the last axis (default: one array)")
+    axis.add_argument("--columns", type=_argument(_at_least(1, "--columns")), default=0,
+                      help="each N is N / C rows of C, every column scanned down its rows (default: one array)")
     options = parser.parse_args(argv)
+    extent, what = (options.row_length, "--row-length") if options.row_length else (options.columns, "--columns")
     for n in options.sizes:
-        if options.row_length and n % options.row_length:
-            parser.error(f"N = {n} is not a whole number of rows of --row-length {options.row_length}")
+        if extent and n % extent:
+            parser.error(f"N = {n} is not a whole number of rows of {what} {extent}")
+    options.axis = Axis(options.row_length, options.columns)
     return options
 
 

@@ -1,58 +1,70 @@
-"""The scans along rows (src/axis/: row_scan and CUB's two ways, cub_row_scan_by_key and
-cub_row_scans) on the GPU: every type each was built for, every operator and mode at row lengths on both sides of a
-vector, a warp's round and a tile, in and out of place, each element checked against the CPU
-reference of its row (verify_rows_scan); and a timed rows run. The library's own self-test of
-the axis API is tests/test_api.py::test_axis_selftest; the CPU-side checks of --row-length are
-in tests/test_harness_cpu.py."""
+"""The scans along an axis (src/axis/) on the GPU: along rows (row_scan and CUB's two ways,
+cub_row_scan_by_key and cub_row_scans) at row lengths on both sides of a vector, a warp's round
+and a tile; down columns (column_scan and cub_column_scans) at column counts narrower than a
+vector, a group of lanes and a warp's columns, wider ones, odd and even; every type each was built
+for, every operator and mode, in and out of place, each element checked against the CPU reference
+of its line (verify_rows_scan, verify_columns_scan); and a timed run of each axis. The library's
+own self-test of the axis API is tests/test_api.py::test_axis_selftest; the CPU-side checks of
+--row-length and --columns are in tests/test_harness_cpu.py."""
 import pytest
 
 from conftest import BIN, MODES, OPS, SOURCES, VARIANTS, built, built_types, parse_rows, run
 
-ROWS_VARIANTS = [v for v in VARIANTS if SOURCES[v].parent.name == "axis"]
 ALL_TYPES = ["int32", "float32", "int64", "uint32", "uint64", "float64"]
 TILE = 4096  # row_scan's tile (include/scan_zoo/detail/rows_kernel.cuh, RowsConfig)
 # Row lengths: shorter than a vector (1, 2, 3), a vector and a bit, a warp's round (128 int32),
 # a tile, and rows of many tiles.
-LENGTHS = [1, 2, 3, 4, 5, 31, 127, 128, 129, TILE - 1, TILE, TILE + 1, 3 * TILE + 7, 131072]
+ROW_LENGTHS = [1, 2, 3, 4, 5, 31, 127, 128, 129, TILE - 1, TILE, TILE + 1, 3 * TILE + 7, 131072]
+# Column counts: odd (single elements), multiples of the vector, lane groups of every size, one
+# warp's columns (128 int32) and several blocks of them.
+COLUMN_COUNTS = [1, 2, 3, 4, 5, 8, 31, 64, 100, 128, 129, 512, 1000]
+AXES = {"row": ("--row-length", "length", ROW_LENGTHS), "column": ("--columns", "columns", COLUMN_COUNTS)}
+CASES = [(v, axis, extent) for axis, (_, _, extents) in AXES.items() for v in VARIANTS
+         if SOURCES[v].parent.name == "axis" and f"{axis}_" in v for extent in extents]
 
 
-def sizes_for(variant, length):
-    """N as whole numbers of rows: one row, a few, and many (about 2^18 elements). One CUB call
-    per row (cub_row_scans) is two launches a row: at most a few hundred rows."""
-    most_rows = 300 if variant == "cub_row_scans" else 1 << 18
-    rows = sorted({1, 7, min(most_rows, max(1, (1 << 18) // length))})
-    return [r * length for r in rows]
+def sizes_for(variant, extent):
+    """N as whole numbers of lines' extents: one, a few, and many (about 2^18 elements). One CUB
+    call per row (cub_row_scans) is two launches a row: at most a few hundred rows."""
+    most = 300 if variant == "cub_row_scans" else max(1, (1 << 18) // extent)
+    return [m * extent for m in sorted({1, 7, most})]
 
 
-@pytest.mark.parametrize("variant", built(ROWS_VARIANTS))
-@pytest.mark.parametrize("length", LENGTHS)
-def test_rows_every_type_operator_and_mode(gpu, seed, variant, length):
-    sizes = sizes_for(variant, length)
+@pytest.mark.parametrize("variant, axis, extent", [c for c in CASES if built([c[0]])],
+                         ids=lambda x: str(x))
+def test_every_type_operator_and_mode(gpu, seed, variant, axis, extent):
+    option, label, _ = AXES[axis]
+    sizes = sizes_for(variant, extent)
     types = [t for t in ALL_TYPES if t in built_types(variant)]
-    result = run([BIN / variant, ",".join(map(str, sizes)), "--row-length", str(length), "--type", ",".join(types),
+    result = run([BIN / variant, ",".join(map(str, sizes)), option, str(extent), "--type", ",".join(types),
                   "--op", ",".join(OPS), "--mode", ",".join(MODES), "--check-only", "--seed", seed], timeout=600)
     rows = parse_rows(result.stdout)
-    context = f"seed {seed}, length {length}, sizes {sizes}\n{result.stderr[-3000:]}"
+    context = f"seed {seed}, {option} {extent}, sizes {sizes}\n{result.stderr[-3000:]}"
     assert result.returncode == 0, context
     assert len(rows) == len(sizes) * len(types) * len(OPS) * len(MODES), context
     assert {r["status"] for r in rows} == {"PASS"}, context
-    assert {r["mode"] for r in rows} == {f"{m}-length{length}" for m in MODES}, context
+    assert {r["mode"] for r in rows} == {f"{m}-{label}{extent}" for m in MODES}, context
 
 
-@pytest.mark.parametrize("variant", built(ROWS_VARIANTS))
-def test_rows_in_place(gpu, seed, variant):
-    for length in (3, 129, TILE + 1):
-        sizes = sizes_for(variant, length)
-        result = run([BIN / variant, ",".join(map(str, sizes)), "--row-length", str(length), "--in-place",
+@pytest.mark.parametrize("variant", built([v for v in VARIANTS if SOURCES[v].parent.name == "axis"]))
+def test_in_place(gpu, seed, variant):
+    option = "--columns" if "column_" in variant else "--row-length"
+    for extent in (3, 129, TILE + 1):
+        sizes = sizes_for(variant, extent)
+        result = run([BIN / variant, ",".join(map(str, sizes)), option, str(extent), "--in-place",
                       "--type", "int32,int64", "--mode", ",".join(MODES), "--check-only", "--seed", seed])
-        context = f"seed {seed}, length {length}\n{result.stderr[-3000:]}"
+        context = f"seed {seed}, {option} {extent}\n{result.stderr[-3000:]}"
         assert result.returncode == 0, context
         assert {r["status"] for r in parse_rows(result.stdout)} == {"PASS"}, context
 
 
-def test_rows_timed_run(gpu):
-    result = run([BIN / "row_scan", "2^20", "--row-length", "131072", "--reps", "5"])
+@pytest.mark.parametrize("variant, option, extent, mode", [
+    ("row_scan", "--row-length", 131072, "inclusive-length131072"),
+    ("column_scan", "--columns", 64, "inclusive-columns64"),
+])
+def test_timed_run(gpu, variant, option, extent, mode):
+    result = run([BIN / variant, "2^20", option, str(extent), "--reps", "5"])
     assert result.returncode == 0, result.stderr
     row = parse_rows(result.stdout)[0]
-    assert (row["status"], row["mode"], row["n"]) == ("PASS", "inclusive-length131072", "1048576"), result.stdout
+    assert (row["status"], row["mode"], row["n"]) == ("PASS", mode, "1048576"), result.stdout
     assert float(row["median_ms"]) > 0

@@ -149,7 +149,7 @@ def test_a_rows_sweep_gives_the_row_length_to_the_binaries_that_take_it(tmp_path
     assert modes[("rows_stub", 2048)][0] == "inclusive-length4" and modes[("rows_stub", 2048)][1].startswith("ERROR")
     assert modes[("rows_stub", 4096)] == ("inclusive-length4", "PASS")
     assert {modes[(v, 1024)] for v in ("memcpy_baseline", "cub_scan")} == {("inclusive", "PASS")}
-    assert "row_length=4" in out.read_text()
+    assert "row-length=4" in out.read_text()
 
 
 def test_a_process_killed_before_the_limit_is_not_called_a_hang(tmp_path):

@@ -121,27 +121,36 @@ def test_in_place_is_waived_where_the_problem_cannot_run_in_place(variant):
     assert "does not run in place" in result.stderr
 
 
-@pytest.mark.parametrize("args, message", [
-    (["1000", "--row-length", "300"], "N = 1000 is not a whole number of rows of --row-length 300"),
-    (["1024", "--row-length", "0"], "--row-length expects a length >= 1"),
-    (["1024", "--row-length", "abc"], "--row-length: "),
+@pytest.mark.parametrize("variant, args, message", [
+    ("row_scan", ["1000", "--row-length", "300"], "N = 1000 is not a whole number of rows of --row-length 300"),
+    ("row_scan", ["1024", "--row-length", "0"], "--row-length expects a length >= 1"),
+    ("row_scan", ["1024", "--row-length", "abc"], "--row-length: "),
+    ("column_scan", ["1000", "--columns", "300"], "N = 1000 is not a whole number of rows of --columns 300"),
+    ("column_scan", ["1024", "--columns", "0"], "--columns expects a length >= 1"),
 ])
-def test_a_bad_row_length_exits_2(args, message):
-    result = run([BIN / "row_scan", *args])
+def test_a_bad_row_length_or_column_count_exits_2(variant, args, message):
+    result = run([BIN / variant, *args])
     assert result.returncode == 2 and message in result.stderr, result.stderr
     assert result.stdout == ""
 
 
-def test_row_length_is_for_the_scans_along_rows_only():
-    result = run([BIN / "cub_scan", "1024", "--row-length", "8"])
-    assert result.returncode == 2 and "--row-length is for the scans along rows only" in result.stderr
+@pytest.mark.parametrize("variant, option, message", [
+    ("cub_scan", "--row-length", "--row-length is for the scans along rows only"),
+    ("column_scan", "--row-length", "--row-length is for the scans along rows only"),
+    ("row_scan", "--columns", "--columns is for the scans down columns only"),
+])
+def test_an_axis_option_is_for_its_axis_only(variant, option, message):
+    result = run([BIN / variant, "1024", option, "8"])
+    assert result.returncode == 2 and message in result.stderr, result.stderr
 
 
-def test_the_help_says_which_binaries_take_a_row_length():
-    """bench.sh's rows sweep asks the binaries (scripts/binaries.sh: takes_row_length)."""
+@pytest.mark.parametrize("option, axis", [("--row-length", "row"), ("--columns", "column")])
+def test_the_help_says_which_binaries_take_an_axis_option(option, axis):
+    """bench.sh's sweeps along an axis ask the binaries (scripts/binaries.sh: takes_option)."""
     takers = {v for v in VARIANTS if (BIN / v).exists() and
-              "takes --row-length" in run([BIN / v, "--help"]).stdout.splitlines()[0]}
-    assert takers == {v for v in VARIANTS if SOURCES[v].parent.name == "axis"}, takers
+              f"takes {option})" in run([BIN / v, "--help"]).stdout.splitlines()[0]}
+    expected = {v for v in VARIANTS if SOURCES[v].parent.name == "axis" and f"{axis}_" in v}
+    assert takers == expected and expected, takers
 
 
 def test_in_place_takes_no_value():

@@ -1,17 +1,20 @@
 // scan_zoo/axis.cuh -- scans along one axis of a batched array: every row of a matrix at once
-// (torch.cumsum(x, -1), offsets per row of a sparse matrix, top-p over a vocabulary), in one
-// launch, whatever the row length. Header-only, like scan.cuh (which it includes).
+// (torch.cumsum(x, -1), offsets per row of a sparse matrix, top-p over a vocabulary) or every
+// column (torch.cumsum(x, 0)), in one launch, whatever the shape. Header-only, like scan.cuh
+// (which it includes).
 //
 //   #include <scan_zoo/axis.cuh>
 //
 //   scan_zoo::Workspace workspace;
 //   // cumsum along the last axis of a float [8, 131072] tensor:
 //   cudaError_t e = scan_zoo::inclusive_scan(d_x, d_y, scan_zoo::Shape{8, 131072}, scan_zoo::Plus{}, workspace, stream);
+//   // along the first axis of a [131072, 64] tensor (every column):
+//   e = scan_zoo::inclusive_scan(d_x, d_y, scan_zoo::Shape{1, 131072, 64}, scan_zoo::Plus{}, workspace, stream);
 //
 // The array is seen as [outer, length, inner], contiguous and row-major; the scan runs along
 // `length`, each of the outer x inner lines on its own. inner = 1 (the default) is the rows of an
-// [outer, length] matrix, the last axis of any tensor. (inner > 1, a middle axis such as
-// torch.cumsum(x, 0) of a matrix, is not implemented yet: it returns cudaErrorNotSupported.)
+// [outer, length] matrix, the last axis of any tensor; outer = 1 the columns of a [length, inner]
+// matrix; both more than 1 a middle axis (dim 1 of a [batch, length, channels] tensor).
 //
 // The six scans of scan.cuh take a Shape where they take n, with the same meaning per line:
 //   inclusive_scan(in, out, shape, op, workspace, stream = 0, options = {})
@@ -19,19 +22,23 @@
 //   reverse_ forms (each line scanned from its end: the suffix sums along the axis).
 // Everything else is scan.cuh's: In -> Acc -> Out types, operators as values (state included),
 // the initial value as a value or device_value(pointer), errors returned, the Workspace and its
-// contract (workspace_bytes<Acc>(outer x length x inner) is enough for any of these scans).
-// Options: `total` receives the outer x inner line totals (row-major, initial value included;
-// allocate that many Out); `config` must stay kAutomatic (the configurations of the table are the
-// 1-D scan's); Determinism::RunToRun is not implemented for axis scans yet (a compile error says so).
+// contract, except its size: workspace_bytes<Acc>(shape) (below) is enough for a scan of `shape`.
+// Options: `total` receives the outer x inner line totals (row-major, [outer, inner], initial
+// value included; allocate that many Out); `config` must stay kAutomatic (the configurations of
+// the table are the 1-D scan's); Determinism::RunToRun is not implemented for axis scans yet (a
+// compile error says so).
 // Errors: cudaErrorInvalidValue for a negative extent, outer x length x inner beyond 2^63 - 1, a
-// null pointer with elements to scan, in == out with In and Out of different sizes, or a forced
-// configuration; else scan.cuh's.
+// null pointer with elements to scan, in == out with In and Out of different sizes, a forced
+// configuration, or a column scan of more than 2^31 - 1 tiles; else scan.cuh's.
 //
-// How (detail/rows_kernel.cuh): the rows laid end to end are one array, and scanning every row is
-// a segmented scan of it, a plain scan under a lifted operator with a row starting every `length`
-// elements; so the one-launch look-back kernel of scan.cuh runs over the flattened array, with
-// tiles that ignore where rows end (every tile whole and aligned, short rows or long), and the
-// look-back stopping at the nearest tile that holds a row start.
+// How: rows (inner = 1, detail/rows_kernel.cuh): the rows laid end to end are one array, and
+// scanning every row is a segmented scan of it, a plain scan under a lifted operator with a row
+// starting every `length` elements; so the one-launch look-back kernel of scan.cuh runs over the
+// flattened array, with tiles that ignore where rows end (every tile whole and aligned, short
+// rows or long), and the look-back stopping at the nearest tile that holds a row start.
+// Columns (inner > 1, detail/columns_kernel.cuh): tiles of rows x columns loaded a row at a
+// time, each thread scanning its columns down a chunk of rows in registers, and a look-back down
+// the bands of each column block whose descriptors hold a value per column.
 // Forward progress: as scan.cuh (blocks dispatched in blockIdx.x order; a tile waits only on
 // tiles with smaller indices).
 #pragma once
@@ -40,6 +47,7 @@
 
 #include <cstdint>
 
+#include "detail/columns_kernel.cuh"
 #include "detail/rows_kernel.cuh"
 #include "scan.cuh"
 
@@ -57,6 +65,22 @@ namespace detail {
 // The number the row kernel's descriptors go by in the workspace's bookkeeping (descriptor_layout):
 // after every configuration of the table.
 inline constexpr int kRowsKernel = TunedDispatch::kConfigCount;
+
+// Where the column kernel's status words lie: a layout of its own for every geometry and
+// accumulator size, whatever the size (its value slots are never status words), so that a
+// workspace is zeroed whenever a column scan follows a scan of another shape or kernel.
+inline std::uint64_t columns_layout(const ColumnGeometry& g, std::size_t acc_bytes) {
+  return (static_cast<std::uint64_t>(g.tiles()) << 24) ^ (std::uint64_t(g.width) << 12) ^
+         (std::uint64_t(TunedDispatch::kConfigCount + 1) << 8) ^ (acc_bytes << 1) ^ 1u;
+}
+
+// The column scan's geometry for this shape and these pointers (ColumnsScan::vector_for).
+template <class In, class Out>
+ColumnGeometry columns_geometry(const Shape& shape, const In* in, const Out* out) {
+  using Columns = ColumnsScan<>;
+  return ColumnGeometry::make<ColumnsDefaultConfig>(shape.outer, shape.length, shape.inner,
+                                                    Columns::vector_for<In, Out>(shape.inner, in, out));
+}
 
 // outer x length x inner, or -1 when an extent is negative or the product passes 2^63 - 1.
 inline std::int64_t element_count(const Shape& shape) {
@@ -80,17 +104,26 @@ cudaError_t scan_along(const In* in, Out* out, const Shape& shape, ScanKind kind
     const std::int64_t n = element_count(shape);
     const std::int64_t lines = element_count(Shape{shape.outer, 1, shape.inner});
     if (refuses(in, out, n, options.config) || lines < 0 || options.config != kAutomatic) return cudaErrorInvalidValue;
-    if (shape.inner != 1) return cudaErrorNotSupported;
     const ScanFront<Acc> front = front_of<Acc>(initial, op);
     if (n == 0) return write_fronts(front, op, options.total, lines, stream);
+    const ScanArgs<In, Out, Acc, Op, Reverse> args{in, out, n, kind == ScanKind::Exclusive, front, op, options.total};
+    std::uint32_t epoch = 0;
+    if (shape.inner > 1) {
+      const ColumnGeometry g = columns_geometry(shape, in, out);
+      if (g.tiles() > INT32_MAX) return cudaErrorInvalidValue;  // a grid of more blocks than CUDA launches
+      const std::size_t bytes = ColumnsScan<>::workspace_bytes<Acc>(g);
+      if (const cudaError_t error = WorkspaceAccess::prepare(workspace, bytes, columns_layout(g, sizeof(Acc)), stream, epoch);
+          error != cudaSuccess)
+        return error;
+      const Scratch memory = WorkspaceAccess::memory(workspace);
+      return ColumnsScan<>::launch(args, g, {memory.data, bytes}, epoch, stream);
+    }
     const std::size_t bytes = RowsScan::workspace_bytes<Acc>(n);
     const std::uint64_t layout = descriptor_layout<Acc>(kRowsKernel, ceil_div(n, RowsScan::Config::kTileItems));
-    std::uint32_t epoch = 0;
     if (const cudaError_t error = WorkspaceAccess::prepare(workspace, bytes, layout, stream, epoch);
         error != cudaSuccess)
       return error;
     const Scratch memory = WorkspaceAccess::memory(workspace);
-    const ScanArgs<In, Out, Acc, Op, Reverse> args{in, out, n, kind == ScanKind::Exclusive, front, op, options.total};
     return RowsScan::launch(args, shape.length, {memory.data, bytes}, epoch, stream);
   } else {
     return cudaErrorInvalidValue;  // unreachable: a static_assert above has failed
@@ -145,6 +178,24 @@ cudaError_t reverse_exclusive_scan(const In* in, Out* out, const Shape& shape, c
                                    Workspace& workspace, cudaStream_t stream = 0, const Options<Out, D>& options = {}) {
   return detail::scan_along<AccChoice, true>(in, out, shape, detail::ScanKind::Exclusive, initial, op, workspace,
                                              stream, options);
+}
+
+// Bytes of device memory that a Workspace(memory, bytes) needs for a scan along an axis of
+// `shape` with accumulator Acc (In and Out matter only through the column scan's vector width:
+// this is the most, for pointers that allow the widest).
+template <class Acc>
+std::size_t workspace_bytes(const Shape& shape) {
+  const std::int64_t n = detail::element_count(shape);
+  if (n <= 0) return 0;
+  if (shape.inner == 1) return detail::RowsScan::workspace_bytes<Acc>(n);
+  std::size_t most = 0;
+  for (const int vector : {1, 2, 4, 8, 16}) {
+    const auto g = detail::ColumnGeometry::make<detail::ColumnsDefaultConfig>(shape.outer, shape.length, shape.inner,
+                                                                              vector);
+    const std::size_t bytes = detail::ColumnsScan<>::workspace_bytes<Acc>(g);
+    most = bytes > most ? bytes : most;
+  }
+  return most;
 }
 
 }  // namespace scan_zoo

@@ -43,6 +43,7 @@ class SegmentedScanProblem {
   static constexpr const char* kInputDescription = "values in [-8, 8] and random segments, see --segment-length";
   static constexpr bool kUsesSegmentLength = true;
   static constexpr bool kUsesRowLength = false;
+  static constexpr bool kUsesColumns = false;
   static constexpr bool kRunsInPlace = false;
   static constexpr bool kTakesValues = false;
   bool carries_values() const { return false; }

@@ -25,7 +25,7 @@
 
 #include "../baselines/cub_reference.cuh"
 #include "../harness/harness.cuh"
-#include "rows_problem.cuh"
+#include "axis_problem.cuh"
 
 namespace {
 
@@ -77,10 +77,10 @@ struct CubRowScanByKey : zoo::VariantDefaults {
   }
 
   template <class T, class Op>
-  static void run(const T* in, T* out, std::int64_t rows, std::int64_t length, zoo::ScanKind kind,
-                  zoo::Workspace workspace, cudaStream_t stream) {
+  static void run(const T* in, T* out, const scan_zoo::Shape& rows, zoo::ScanKind kind, zoo::Workspace workspace,
+                  cudaStream_t stream) {
     std::size_t bytes = workspace.bytes;  // no size query inside the timed region
-    ZOO_CUDA((dispatch<T, Op>(workspace.data, bytes, in, out, length, rows * length, kind, stream)));
+    ZOO_CUDA((dispatch<T, Op>(workspace.data, bytes, in, out, rows.length, rows.outer * rows.length, kind, stream)));
   }
 };
 

@@ -20,7 +20,7 @@
 
 #include "../baselines/cub_reference.cuh"
 #include "../harness/harness.cuh"
-#include "rows_problem.cuh"
+#include "axis_problem.cuh"
 
 namespace {
 
@@ -39,12 +39,12 @@ struct CubRowScans : zoo::VariantDefaults {
   }
 
   template <class T, class Op>
-  static void run(const T* in, T* out, std::int64_t rows, std::int64_t length, zoo::ScanKind kind,
-                  zoo::Workspace workspace, cudaStream_t stream) {
-    for (std::int64_t r = 0; r < rows; ++r) {
+  static void run(const T* in, T* out, const scan_zoo::Shape& rows, zoo::ScanKind kind, zoo::Workspace workspace,
+                  cudaStream_t stream) {
+    for (std::int64_t r = 0; r < rows.outer; ++r) {
       std::size_t bytes = workspace.bytes;  // no size query inside the timed region
-      ZOO_CUDA((CubScan::dispatch<T, Op>(workspace.data, bytes, in + r * length, out + r * length, length, kind,
-                                         stream)));
+      ZOO_CUDA((CubScan::dispatch<T, Op>(workspace.data, bytes, in + r * rows.length, out + r * rows.length,
+                                         rows.length, kind, stream)));
     }
   }
 };

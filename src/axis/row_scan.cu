@@ -30,7 +30,7 @@
 #include <scan_zoo/axis.cuh>
 
 #include "../harness/harness.cuh"
-#include "rows_problem.cuh"
+#include "axis_problem.cuh"
 
 namespace {
 
@@ -40,16 +40,10 @@ struct RowScan : zoo::VariantDefaults {
   using Types = zoo::AllTypes;
   static constexpr std::int64_t kTileItems = scan_zoo::detail::RowsScan::Config::kTileItems;
 
-  // The library keeps its own workspace (grown on the first, untimed verified run of a larger N),
-  // as single_pass_scan_tuned's does: the harness's is not needed.
   template <class T, class Op>
-  static void run(const T* in, T* out, std::int64_t rows, std::int64_t length, zoo::ScanKind kind, zoo::Workspace,
+  static void run(const T* in, T* out, const scan_zoo::Shape& shape, zoo::ScanKind kind, zoo::Workspace,
                   cudaStream_t stream) {
-    static scan_zoo::Workspace workspace;
-    const scan_zoo::Shape shape{rows, length};
-    ZOO_CUDA(kind == zoo::ScanKind::Inclusive
-                 ? scan_zoo::inclusive_scan(in, out, shape, Op{}, workspace, stream)
-                 : scan_zoo::exclusive_scan(in, out, shape, Op::template identity<T>(), Op{}, workspace, stream));
+    zoo::library_axis_scan<T, Op>(in, out, shape, kind, stream);
   }
 };
 

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "../core/ops.cuh"
@@ -38,6 +39,7 @@ struct Options {
   std::string input_path, output_path;     // scan a user's raw little-endian array
   std::int64_t segment_length = 0;         // segmented scans: mean segment length (0: their default)
   std::int64_t row_length = 0;             // scans along rows: every N is rows x this (0: one row of N)
+  std::int64_t columns = 0;                // scans down columns: every N is this x rows (0: one column)
   bool help = false;
   bool device_info = false;                // print the GPU description header and exit
   bool inject_hang = false;                // test-only: make the verified scan never finish
@@ -75,6 +77,8 @@ inline std::string usage_text() {
       "                    (default 1024; 1: every element its own segment; > N: one segment)\n"
       "  --row-length L    scans along rows only (src/axis/): each N is N / L rows of L elements,\n"
       "                    every row scanned on its own (default: one row of N)\n"
+      "  --columns C       scans down columns only (src/axis/): each N is N / C rows of C columns,\n"
+      "                    every column scanned on its own (default: one column of N)\n"
       "  --device-info     print the GPU description as '# key: value' lines and exit\n"
       "  --inject-hang     test only: the scan never finishes (the zoo's single-pass scans: tile 0\n"
       "                    never publishes; others and the library's: a stand-in kernel), to\n"
@@ -233,7 +237,7 @@ inline Options parse_command_line(int argc, char** argv) {
     }
     else if (arg == "--input") options.input_path = take_value();
     else if (arg == "--output") options.output_path = take_value();
-    else if (arg == "--segment-length" || arg == "--row-length") {
+    else if (arg == "--segment-length" || arg == "--row-length" || arg == "--columns") {
       std::int64_t length = 0;
       try {
         length = parse_size(take_value());
@@ -241,7 +245,7 @@ inline Options parse_command_line(int argc, char** argv) {
         throw UsageError(arg + ": " + error.what());
       }
       if (length < 1) throw UsageError(arg + " expects a length >= 1");
-      (arg == "--row-length" ? options.row_length : options.segment_length) = length;
+      (arg == "--row-length" ? options.row_length : arg == "--columns" ? options.columns : options.segment_length) = length;
     }
     else if (arg == "--device-info") { reject_value(); options.device_info = true; }
     else if (arg == "--inject-hang") { reject_value(); options.inject_hang = true; }
@@ -277,11 +281,13 @@ inline Options parse_command_line(int argc, char** argv) {
     throw UsageError("one process per GPU (--rank) needs the number of processes: --gpus G");
   if (options.rank >= options.gpus && options.rank >= 0)
     throw UsageError("--rank " + std::to_string(options.rank) + " is not below --gpus " + std::to_string(options.gpus));
-  if (options.row_length > 0)
-    for (const std::int64_t n : options.sizes)
-      if (n % options.row_length != 0)
-        throw UsageError("N = " + std::to_string(n) + " is not a whole number of rows of --row-length " +
-                         std::to_string(options.row_length));
+  for (const auto& [extent, what] : {std::pair{options.row_length, "rows of --row-length"},
+                                     std::pair{options.columns, "rows of --columns"}})
+    if (extent > 0)
+      for (const std::int64_t n : options.sizes)
+        if (n % extent != 0)
+          throw UsageError("N = " + std::to_string(n) + " is not a whole number of " + what + " " +
+                           std::to_string(extent));
   if (!options.output_path.empty() &&
       (options.types.size() * options.ops.size() * options.kinds.size() * std::max<std::size_t>(options.sizes.size(), 1) != 1))
     throw UsageError("--output writes one result: give a single N, type, op and mode");

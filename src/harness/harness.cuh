@@ -434,7 +434,9 @@ int harness_main(int argc, char** argv, const char* variant_file) {
   // scripts can ask the binary (bench.sh passes --row-length to those that take it).
   if (options.help)
     return print_help<Variant>(session.variant, "one scan variant of scan-zoo",
-                               Sample::kUsesRowLength ? "; takes --row-length" : "");
+                               Sample::kUsesRowLength ? "; takes --row-length"
+                               : Sample::kUsesColumns ? "; takes --columns"
+                                                      : "");
   g_timeout_s = options.timeout_s;
   if (!options.input_path.empty() && !Sample::kTakesInputFile) {
     std::fprintf(stderr, "%s: error: --input is not supported: this variant generates its own input (%s)\n",
@@ -447,6 +449,11 @@ int harness_main(int argc, char** argv, const char* variant_file) {
   }
   if (options.row_length > 0 && !Sample::kUsesRowLength) {
     std::fprintf(stderr, "%s: error: --row-length is for the scans along rows only (src/axis/)\n",
+                 session.variant.c_str());
+    return kExitUsage;
+  }
+  if (options.columns > 0 && !Sample::kUsesColumns) {
+    std::fprintf(stderr, "%s: error: --columns is for the scans down columns only (src/axis/)\n",
                  session.variant.c_str());
     return kExitUsage;
   }

@@ -15,8 +15,8 @@
 //
 // A problem's interface, host side (the harness calls nothing else):
 //   kTakesInputFile, kUsesSegmentLength,     which of --input / --segment-length / --row-length /
-//   kUsesRowLength, kRunsInPlace,            --in-place / --values (the sorts' key-value pairs)
-//   kTakesValues                             it accepts
+//   kUsesRowLength, kUsesColumns,            --columns / --in-place / --values (the sorts'
+//   kRunsInPlace, kTakesValues               key-value pairs) it accepts
 //   carries_values()                         this combination sorts pairs: the variant's
 //                                            pairs_workspace_bytes sizes its workspace
 //   kInputDescription                        what it generates, for messages
@@ -109,6 +109,7 @@ class ArrayProblem {
   static constexpr bool kTakesInputFile = true;
   static constexpr bool kUsesSegmentLength = false;
   static constexpr bool kUsesRowLength = false;
+  static constexpr bool kUsesColumns = false;
   static constexpr bool kRunsInPlace = false;
   static constexpr bool kTakesValues = false;
   bool carries_values() const { return false; }

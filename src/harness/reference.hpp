@@ -228,6 +228,39 @@ VerifyResult verify_rows_scan(const T* in, const T* got, std::int64_t n, std::in
       });
 }
 
+// Compares got with the scan of every column of the [rows, columns] matrix in[] on its own (the
+// scans down columns, src/axis/), the columns dealt out to the threads in chunks. Exact, as above.
+template <class T, class Op>
+VerifyResult verify_columns_scan(const T* in, const T* got, std::int64_t rows, std::int64_t columns, ScanKind kind) {
+  using Wide = typename TypeInfo<T>::Wide;
+  const Op op;
+  const Wide identity = static_cast<Wide>(Op::template identity<T>());
+  const int chunks = static_cast<int>(std::min<std::int64_t>(columns, default_chunks(rows * columns)));
+  std::vector<VerifyResult> results(chunks);
+  parallel_chunks(columns, chunks, [&](std::int64_t begin, std::int64_t end, int c) {
+    for (std::int64_t column = begin; column < end; ++column) {
+      Wide running = identity;
+      for (std::int64_t row = 0; row < rows; ++row) {
+        const std::int64_t i = row * columns + column;
+        const Wide before = running;
+        running = op(running, static_cast<Wide>(in[i]));
+        const T want = narrow<T>(kind == ScanKind::Inclusive ? running : before);
+        if (!same_value(want, got[i])) results[c].record(i, want, got[i]);
+      }
+    }
+  });
+  // Each chunk's first mismatch is its lowest column's, not its lowest index: the first bad index
+  // overall is the least of them.
+  VerifyResult total;
+  for (const VerifyResult& result : results) {
+    if (result.mismatches == 0) continue;
+    const std::int64_t mismatches = total.mismatches + result.mismatches;
+    if (total.mismatches == 0 || result.first_bad < total.first_bad) total = result;
+    total.mismatches = mismatches;
+  }
+  return total;
+}
+
 // The check of a copy (memcpy_baseline): every output element equals its input element.
 template <class T>
 VerifyResult verify_copy(const T* in, const T* got, std::int64_t n) {

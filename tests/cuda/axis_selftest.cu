@@ -1,22 +1,26 @@
 // axis_selftest -- the library's scans along an axis (include/scan_zoo/axis.cuh) checked the way
-// a user calls them: every row of a [rows, length] array against a CPU reference per row, every
-// element and every row total, exactly (the data keep every prefix exact), with the output and
-// the totals poisoned first. Run by tests/test_api.py.
+// a user calls them: every line of an [outer, length, inner] array (the rows when inner = 1, the
+// columns when inner > 1) against a CPU reference per line, every element and every line total,
+// exactly (the data keep every prefix exact), with the output and the totals poisoned first.
+// Run by tests/test_api.py.
 //
 //   build/tests/axis_selftest [--seed S]
 //
 // Checks, each printed as "PASS name" or "FAIL name: why"; exit 0 only if all pass:
-//   shapes     rows x length from 1 x 1 to 1 x 2^20 + 7 and 2^16 x 3: rows shorter than a
-//              vector (1, 2, 3), than a warp's round, than a tile (4096), a tile exactly, tiles
-//              and a bit, and rows of many tiles; three random shapes; empty rows and no rows
+//   shapes     rows (inner = 1), rows x length from 1 x 1 to 1 x 2^20 + 7 and 2^16 x 3: rows
+//              shorter than a vector (1, 2, 3), than a warp's round, than a tile (4096), a tile
+//              exactly, tiles and a bit, rows of many tiles; columns (inner > 1) from 2 to 1000
+//              wide, odd (scalar loads) and multiples of 4 (vectors), narrower than a warp's
+//              columns (lane groups), one block of them and several, one band of rows and many,
+//              one slab and several; random shapes of each; empty lines and no lines
 //   types      int32 sum (all six forms, in place and out of place), float sum, int64 max,
 //              uint32 min, bf16 -> float sum, uint8 -> int64 exclusive sum with the row totals
 //              (per-row CSR offsets), and the 2x2 matrix product (not commutative: the operand
 //              order; a 16-byte type: the two-field descriptors)
 //   forms      an initial value in device memory, written by a kernel just before the scan
+//   workspace  a column scan in caller memory of workspace_bytes<Acc>(shape)
 //   refusals   a negative extent, an element count past 2^63 - 1, a forced configuration, in ==
-//              out with In and Out of different sizes (cudaErrorInvalidValue), and inner > 1
-//              (cudaErrorNotSupported: columns are not implemented yet)
+//              out with In and Out of different sizes (cudaErrorInvalidValue)
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
 
@@ -43,7 +47,7 @@ __global__ void write_value(T* where, T value) {
   *where = value;
 }
 
-// The library call of `form` along the rows of `shape`, with the initial value as given (a value
+// The library call of `form` along the lines of `shape`, with the initial value as given (a value
 // or a DeviceValue).
 template <class AccChoice, class In, class Out, class Init, class Op>
 cudaError_t call(const Form& f, const In* in, Out* out, const scan_zoo::Shape& shape, const Init& initial,
@@ -63,33 +67,35 @@ cudaError_t call(const Form& f, const In* in, Out* out, const scan_zoo::Shape& s
 
 enum class InitialLives { OnHost, InDeviceMemory };
 
-// One scan along the rows, checked element by element and row total by row total against the
-// reference of every row: "" or what went wrong.
+// One scan along the lines of `shape`, checked element by element and line total by line total
+// against the reference of every line: "" or what went wrong.
 template <class AccChoice, class In, class Out, class Op>
-std::string scan_and_check(const std::vector<In>& input, std::int64_t rows, std::int64_t length, const Form& form,
+std::string scan_and_check(const std::vector<In>& input, const scan_zoo::Shape& shape, const Form& form,
                            bool in_place, scan_zoo::accumulator_t<AccChoice, Out> initial, const Op& op,
                            scan_zoo::Workspace& workspace, InitialLives lives = InitialLives::OnHost) {
   using Acc = scan_zoo::accumulator_t<AccChoice, Out>;
-  const std::int64_t n = rows * length;
-  std::vector<Out> want(n), want_totals(rows);
-  for (std::int64_t r = 0; r < rows; ++r)
-    want_totals[r] = reference_line<Acc>(input.data() + r * length, want.data() + r * length, length, 1, form,
-                                         initial, op);
+  const std::int64_t n = shape.outer * shape.length * shape.inner, lines = shape.outer * shape.inner;
+  std::vector<Out> want(n), want_totals(lines);
+  for (std::int64_t o = 0; o < shape.outer; ++o)
+    for (std::int64_t i = 0; i < shape.inner; ++i) {
+      const std::int64_t first = o * shape.length * shape.inner + i;
+      want_totals[o * shape.inner + i] = reference_line<Acc>(input.data() + first, want.data() + first, shape.length,
+                                                             shape.inner, form, initial, op);
+    }
 
   cudaStream_t stream;
   CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   DeviceArray<In> d_in(n);
   DeviceArray<Out> d_separate_out(in_place ? 0 : n);
-  DeviceArray<Out> d_totals(rows);
+  DeviceArray<Out> d_totals(lines);
   DeviceArray<Acc> d_initial(1);
   Out* d_out = in_place ? reinterpret_cast<Out*>(d_in.data) : d_separate_out.data;
   if (n > 0) CHECK_CUDA(cudaMemcpy(d_in.data, input.data(), n * sizeof(In), cudaMemcpyHostToDevice));
   // Poisoned in the scan's stream (a non-blocking stream does not wait for the default stream).
   if (!in_place) CHECK_CUDA(cudaMemsetAsync(d_out, 0xA5, std::max<std::int64_t>(1, n) * sizeof(Out), stream));
-  CHECK_CUDA(cudaMemsetAsync(d_totals.data, 0xA5, std::max<std::int64_t>(1, rows) * sizeof(Out), stream));
+  CHECK_CUDA(cudaMemsetAsync(d_totals.data, 0xA5, std::max<std::int64_t>(1, lines) * sizeof(Out), stream));
   scan_zoo::Options<Out> options;
   options.total = d_totals.data;
-  const scan_zoo::Shape shape{rows, length};
   cudaError_t error;
   if (lives == InitialLives::InDeviceMemory) {
     write_value<<<1, 1, 0, stream>>>(d_initial.data, initial);  // no synchronization before the scan
@@ -104,34 +110,39 @@ std::string scan_and_check(const std::vector<In>& input, std::int64_t rows, std:
   CHECK_CUDA(cudaStreamSynchronize(stream));
   CHECK_CUDA(cudaStreamDestroy(stream));
   if (!why.empty()) return why;
-  std::vector<Out> got(n), got_totals(rows);
+  std::vector<Out> got(n), got_totals(lines);
   if (n > 0) CHECK_CUDA(cudaMemcpy(got.data(), d_out, n * sizeof(Out), cudaMemcpyDeviceToHost));
-  if (rows > 0) CHECK_CUDA(cudaMemcpy(got_totals.data(), d_totals.data, rows * sizeof(Out), cudaMemcpyDeviceToHost));
+  if (lines > 0) CHECK_CUDA(cudaMemcpy(got_totals.data(), d_totals.data, lines * sizeof(Out), cudaMemcpyDeviceToHost));
+  const std::int64_t slab = shape.length * shape.inner;
   for (std::int64_t i = 0; i < n; ++i)
     if (!same(got[i], want[i]))
-      return "first wrong element: row " + std::to_string(i / length) + ", index " + std::to_string(i % length) +
-             " of " + std::to_string(length) + ": " + hex_bytes(got[i]) + ", want " + hex_bytes(want[i]);
-  for (std::int64_t r = 0; r < rows; ++r)
-    if (!same(got_totals[r], want_totals[r]))
-      return "wrong total of row " + std::to_string(r) + ": " + hex_bytes(got_totals[r]) + ", want " +
-             hex_bytes(want_totals[r]);
+      return "first wrong element at [" + std::to_string(i / slab) + ", " + std::to_string(i % slab / shape.inner) +
+             ", " + std::to_string(i % shape.inner) + "]: " + hex_bytes(got[i]) + ", want " + hex_bytes(want[i]);
+  for (std::int64_t l = 0; l < lines; ++l)
+    if (!same(got_totals[l], want_totals[l]))
+      return "wrong total of line " + std::to_string(l) + ": " + hex_bytes(got_totals[l]) + ", want " +
+             hex_bytes(want_totals[l]);
   return "";
 }
 
-struct RowsShape {
-  std::int64_t rows, length;
-};
-
-std::vector<RowsShape> shapes(std::mt19937_64& rng) {
+std::vector<scan_zoo::Shape> shapes(std::mt19937_64& rng) {
   constexpr std::int64_t kTile = 4096;  // the row kernel's tile (detail::RowsConfig)
-  std::vector<RowsShape> list = {
-      {1, 1},    {3, 1},    {5, 2},    {7, 3},         {4, 5},         {100, 7},          {33, 31},
-      {9, 127},  {10, 128}, {11, 129}, {6, 1000},      {3, kTile - 1}, {3, kTile},        {3, kTile + 1},
-      {2, 2 * kTile + 3},   {64, 1024},                {1000, 100},    {1, (1 << 20) + 7}, {(1 << 16), 3},
-      {8, 131072},          {0, 5},    {5, 0}};
+  std::vector<scan_zoo::Shape> list = {
+      // Rows.
+      {1, 1}, {3, 1}, {5, 2}, {7, 3}, {4, 5}, {100, 7}, {33, 31}, {9, 127}, {10, 128}, {11, 129}, {6, 1000},
+      {3, kTile - 1}, {3, kTile}, {3, kTile + 1}, {2, 2 * kTile + 3}, {64, 1024}, {1000, 100}, {1, (1 << 20) + 7},
+      {(1 << 16), 3}, {8, 131072}, {0, 5}, {5, 0},
+      // Columns: [outer, length, inner].
+      {1, 5, 2}, {1, 1, 3}, {2, 100, 3}, {1, 1000, 4}, {3, 65, 5}, {1, 4097, 7}, {1, 64, 16}, {2, 130, 31},
+      {1, 16384, 64}, {1, 1000, 100}, {1, 513, 128}, {2, 200, 129}, {1, 70, 257}, {1, 2049, 1000}, {3, 0, 8},
+      {0, 7, 8}};
   for (int i = 0; i < 3; ++i) {
     const std::int64_t length = 1 + std::int64_t(rng() % 20000);
-    list.push_back({1 + std::int64_t(rng() % (300000 / length + 1)), length});
+    list.push_back({1 + std::int64_t(rng() % (300000 / length + 1)), length, 1});
+  }
+  for (int i = 0; i < 3; ++i) {
+    const std::int64_t inner = 2 + std::int64_t(rng() % 300), length = 1 + std::int64_t(rng() % 3000);
+    list.push_back({1 + std::int64_t(rng() % 3), length, inner});
   }
   return list;
 }
@@ -142,47 +153,48 @@ void check_shapes_and_forms(std::mt19937_64& rng) {
   scan_zoo::Workspace workspace;
   const Form forms[] = {{}, {false, false, true}, {true, false, false},
                         {false, true, false}, {false, true, true}, {true, true, false}};
-  for (const RowsShape& s : shapes(rng)) {
-    const std::string at = " " + std::to_string(s.rows) + "x" + std::to_string(s.length);
-    const std::int64_t n = s.rows * s.length;
+  for (const scan_zoo::Shape& s : shapes(rng)) {
+    const std::string at = " [" + std::to_string(s.outer) + ", " + std::to_string(s.length) + ", " +
+                           std::to_string(s.inner) + "]";
+    const std::int64_t n = s.outer * s.length * s.inner;
     const auto ints = generate<std::int32_t>(n, [&] { return std::int32_t(rng()); });
     for (const Form& form : forms)
       for (bool in_place : {false, true}) {
         const std::string why = scan_and_check<scan_zoo::UseDefault, std::int32_t, std::int32_t>(
-            ints, s.rows, s.length, form, in_place, -7, scan_zoo::Plus{}, workspace);
+            ints, s, form, in_place, -7, scan_zoo::Plus{}, workspace);
         report(why.empty(), "shapes int32 sum " + form_name(form) + (in_place ? " in-place" : "") + at, why);
       }
     const auto small = [&] { return float(int(rng() % 9) - 4); };
     const auto floats = generate<float>(n, small);
-    std::string why = scan_and_check<scan_zoo::UseDefault, float, float>(floats, s.rows, s.length, Form{}, false,
+    std::string why = scan_and_check<scan_zoo::UseDefault, float, float>(floats, s, Form{}, false,
                                                                          0.0f, scan_zoo::Plus{}, workspace);
     report(why.empty(), "types float sum inclusive" + at, why);
     const auto wide = generate<std::int64_t>(n, [&] { return std::int64_t(rng()); });
     why = scan_and_check<scan_zoo::UseDefault, std::int64_t, std::int64_t>(
-        wide, s.rows, s.length, Form{false, true, false}, false, 0, scan_zoo::Max{}, workspace);
+        wide, s, Form{false, true, false}, false, 0, scan_zoo::Max{}, workspace);
     report(why.empty(), "types int64 max reverse inclusive" + at, why);
     const auto unsigned_ints = generate<std::uint32_t>(n, [&] { return std::uint32_t(rng()); });
     why = scan_and_check<scan_zoo::UseDefault, std::uint32_t, std::uint32_t>(
-        unsigned_ints, s.rows, s.length, Form{true, false, false}, true, 4000000000u, scan_zoo::Min{}, workspace);
+        unsigned_ints, s, Form{true, false, false}, true, 4000000000u, scan_zoo::Min{}, workspace);
     report(why.empty(), "types uint32 min exclusive in-place" + at, why);
     const auto bf16 = generate<__nv_bfloat16>(n, [&] { return __float2bfloat16(small()); });
-    why = scan_and_check<scan_zoo::UseDefault, __nv_bfloat16, float>(bf16, s.rows, s.length, Form{}, false, 0.0f,
+    why = scan_and_check<scan_zoo::UseDefault, __nv_bfloat16, float>(bf16, s, Form{}, false, 0.0f,
                                                                      scan_zoo::Plus{}, workspace);
     report(why.empty(), "types bf16->float sum inclusive" + at, why);
     const auto counts = generate<std::uint8_t>(n, [&] { return std::uint8_t(rng()); });
     why = scan_and_check<scan_zoo::UseDefault, std::uint8_t, std::int64_t>(
-        counts, s.rows, s.length, Form{true, false, false}, false, 0, scan_zoo::Plus{}, workspace);
-    report(why.empty(), "types uint8->int64 exclusive sum, row totals (CSR per row)" + at, why);
+        counts, s, Form{true, false, false}, false, 0, scan_zoo::Plus{}, workspace);
+    report(why.empty(), "types uint8->int64 exclusive sum, line totals (CSR per row)" + at, why);
     const auto matrices = generate<Mat2>(
         n, [&] { return Mat2{std::uint32_t(rng()), std::uint32_t(rng()), std::uint32_t(rng()), std::uint32_t(rng())}; });
     const Mat2 initial{std::uint32_t(rng()), std::uint32_t(rng()), std::uint32_t(rng()), std::uint32_t(rng())};
     for (const Form& form : {Form{false, false, true}, Form{true, true, false}}) {
-      why = scan_and_check<scan_zoo::UseDefault, Mat2, Mat2>(matrices, s.rows, s.length, form, false, initial,
+      why = scan_and_check<scan_zoo::UseDefault, Mat2, Mat2>(matrices, s, form, false, initial,
                                                              Mat2Product{}, workspace);
       report(why.empty(), "types mat2x2 product " + form_name(form) + at, why);
     }
     why = scan_and_check<scan_zoo::UseDefault, std::int32_t, std::int32_t>(
-        ints, s.rows, s.length, Form{true, false, false}, false, 123456, scan_zoo::Plus{}, workspace,
+        ints, s, Form{true, false, false}, false, 123456, scan_zoo::Plus{}, workspace,
         InitialLives::InDeviceMemory);
     report(why.empty(), "forms initial in device memory exclusive" + at, why);
   }
@@ -206,8 +218,25 @@ void check_refusals() {
   const auto* narrower = reinterpret_cast<const std::int16_t*>(d.data);  // the same memory, 2-byte elements
   expect(scan_zoo::inclusive_scan(narrower, d.data, scan_zoo::Shape{2, 4}, scan_zoo::Plus{}, workspace),
          cudaErrorInvalidValue, "in == out with 2-byte input and 4-byte output");
-  expect(scan_zoo::inclusive_scan(d.data, d.data, scan_zoo::Shape{2, 4, 2}, scan_zoo::Plus{}, workspace),
-         cudaErrorNotSupported, "inner > 1 (columns, not implemented yet)");
+}
+
+// A column scan in caller memory of exactly workspace_bytes<Acc>(shape), twice (the second reuses
+// the memory's epochs), each checked.
+void check_caller_workspace(std::mt19937_64& rng) {
+  for (const scan_zoo::Shape shape : {scan_zoo::Shape{1, 3000, 64}, scan_zoo::Shape{2, 999, 7}}) {
+    const std::size_t bytes = scan_zoo::workspace_bytes<std::int32_t>(shape);
+    DeviceArray<char> memory(static_cast<std::int64_t>(bytes));
+    scan_zoo::Workspace workspace(memory.data, bytes);
+    const std::string at = " [" + std::to_string(shape.outer) + ", " + std::to_string(shape.length) + ", " +
+                           std::to_string(shape.inner) + "]";
+    for (int round = 0; round < 2; ++round) {
+      const auto ints = generate<std::int32_t>(shape.outer * shape.length * shape.inner,
+                                               [&] { return std::int32_t(rng()); });
+      const std::string why = scan_and_check<scan_zoo::UseDefault, std::int32_t, std::int32_t>(
+          ints, shape, Form{}, false, 0, scan_zoo::Plus{}, workspace);
+      report(why.empty(), "workspace columns in workspace_bytes(shape), round " + std::to_string(round) + at, why);
+    }
+  }
 }
 
 }  // namespace
@@ -216,6 +245,7 @@ int main(int argc, char** argv) {
   const unsigned long long seed = seed_from_command_line(argc, argv, 20261127, "axis_selftest");
   std::mt19937_64 rng(seed);
   check_shapes_and_forms(rng);
+  check_caller_workspace(rng);
   check_refusals();
   std::printf("axis_selftest: %d failed\n", failures);
   return failures == 0 ? 0 : 1;

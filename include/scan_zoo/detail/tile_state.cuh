@@ -214,6 +214,25 @@ struct PackedTileState128 : DescriptorOrders<DescriptorSync::Relaxed> {
   }
 };
 
+// A value slot of a descriptor whose status lives in another word (TwoFieldTileState below, the
+// column scan's, columns_kernel.cuh): written once per run, before the release of its status, and
+// read only after an acquire of that status, so the accesses are ordered (happens-before)
+// whatever T is. Numbers of 4 and 8 bytes still go through relaxed atomics, as every
+// inter-block access of the zoo does where it can; any other trivially copyable T (a 2x2
+// matrix, a pair) is copied plainly.
+template <class T>
+inline constexpr bool kAtomicSlot = std::is_arithmetic<T>::value && (sizeof(T) == 4 || sizeof(T) == 8);
+template <class T>
+__device__ __forceinline__ void store_value(T& slot, const T& value) {
+  if constexpr (kAtomicSlot<T>) DeviceAtomic<T>(slot).store(value, cuda::memory_order_relaxed);
+  else slot = value;
+}
+template <class T>
+__device__ __forceinline__ T load_value(T& slot) {
+  if constexpr (kAtomicSlot<T>) return DeviceAtomic<T>(slot).load(cuda::memory_order_relaxed);
+  else return slot;
+}
+
 // Always acquire/release: the value lives in another word, which only an acquire load of the
 // status (before the value is read) makes visible.
 // The status is published by exchange with release order: the release orders the value store
@@ -242,21 +261,6 @@ struct TwoFieldTileState : DescriptorOrders<DescriptorSync::AcquireRelease> {
     T* slot = view.status == kTileInclusive ? &inclusive[tile] : &aggregate[tile];
     view.value = view.status == kTileInvalid ? T{} : load_value(*slot);
     return view;
-  }
-
- private:
-  // A value slot is written once per run, before the release of its status, and read only after
-  // an acquire of that status: the accesses are ordered (happens-before) whatever T is. Numbers
-  // of 4 and 8 bytes still go through relaxed atomics, as every inter-block access of the zoo
-  // does where it can; any other trivially copyable T (a 2x2 matrix, a pair) is copied plainly.
-  static constexpr bool kAtomicValue = std::is_arithmetic<T>::value && (sizeof(T) == 4 || sizeof(T) == 8);
-  __device__ static void store_value(T& slot, const T& value) {
-    if constexpr (kAtomicValue) DeviceAtomic<T>(slot).store(value, cuda::memory_order_relaxed);
-    else slot = value;
-  }
-  __device__ static T load_value(T& slot) {
-    if constexpr (kAtomicValue) return DeviceAtomic<T>(slot).load(cuda::memory_order_relaxed);
-    else return slot;
   }
 };
 

@@ -1,0 +1,52 @@
+// column_scan -- every column of a [rows, columns] array scanned on its own, down its rows, in one
+// launch: the library's scan along the first (or a middle) axis (include/scan_zoo/axis.cuh),
+// torch.cumsum(x, 0).
+//
+// Idea: memory runs along a row and the scan down a column, so a tile is a band of rows of a
+// block of columns, loaded a row at a time (a lane V consecutive columns, the warp's lanes side
+// by side: whole sectors), and each thread scans its columns down a chunk of rows in registers,
+// a serial scan per column. The chunks of a tile meet in row order (shuffles between lanes of the
+// same columns, then one word per warp and column in shared memory), and the bands of a column
+// block talk through a decoupled look-back (Merrill & Garland 2016) whose descriptor holds a value
+// per column, polled 32 bands at a time (include/scan_zoo/detail/columns_kernel.cuh). Narrow
+// arrays keep every lane busy: a warp's lanes form several groups, each spanning all the columns
+// and scanning its own chunk of rows.
+//
+// Work: O(N); depth: O(rows of a chunk) + O(log tiles of a band) + the look-back. Barriers: 2 per
+// tile. Launches: 1. Global traffic: 2 accesses per element, plus one descriptor of a value per
+// column per tile (a few percent): the bound is a copy of the same bytes, whatever the shape.
+//
+// Forward progress: a tile waits only on the bands above it, smaller tile indices (blocks
+// dispatched in blockIdx.x order, as the tuned scan and CUB rely on).
+//
+// Constraints: every type, operator and mode; any shape (N a whole number of rows: --columns C,
+// default one column of N); in place. 16-byte vectors where C is a multiple of the vector's
+// elements, single elements otherwise. One tile configuration (256 threads, 8 rows a chunk).
+//
+// In the charts: the columns sweep (% of a copy of the same bytes against the shape) beside one
+// CUB scan per column (cub_column_scans) and torch.cumsum(x, 0) (bench/NOTES.md, "Scans along an
+// axis").
+//
+// Run: make bin/column_scan && ./bin/column_scan 2^23 --columns 64   (131072 rows of 64)
+#include <scan_zoo/axis.cuh>
+
+#include "../harness/harness.cuh"
+#include "axis_problem.cuh"
+
+namespace {
+
+struct ColumnScan : zoo::VariantDefaults {
+  template <class T, class Op>
+  using Problem = zoo::ColumnsScanProblem<T, Op>;
+  using Types = zoo::AllTypes;
+
+  template <class T, class Op>
+  static void run(const T* in, T* out, const scan_zoo::Shape& shape, zoo::ScanKind kind, zoo::Workspace,
+                  cudaStream_t stream) {
+    zoo::library_axis_scan<T, Op>(in, out, shape, kind, stream);
+  }
+};
+
+}  // namespace
+
+ZOO_MAIN(ColumnScan)
