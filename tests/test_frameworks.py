@@ -182,10 +182,11 @@ class HostFramework:
     def poison(self, array):
         array.view(np.uint8).fill(fs.POISON_BYTE)
 
-    def scan(self, x, y):
+    def scan(self, x, y, axis=fs.ONE_ARRAY):
         self.scans += 1
         self.clock_ms += self.duration_ms(self.scans)
-        np.cumsum(x, out=y)
+        (x_matrix, dim), (y_matrix, _) = axis.matrix(x), axis.matrix(y)
+        np.cumsum(x_matrix, axis=dim, out=y_matrix)
         if self.wrong_at is not None:
             y[self.wrong_at] += 1
 
@@ -268,6 +269,27 @@ def test_a_size_beyond_free_memory_is_skipped_with_exit_4(capsys):
     row, code = fs.run_combination(framework, "int32", 1000, options, lambda: None)
     assert code == fs.EXIT_CUDA_OR_MEMORY and parse_rows(row)[0]["status"] == "SKIPPED(device-memory)"
     assert framework.scans == 0 and "needs 8000 bytes" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("axis_args, mode", [(["--row-length", "8"], "inclusive-length8"),
+                                             (["--columns", "8"], "inclusive-columns8")])
+def test_a_scan_along_an_axis_is_checked_per_line_and_labelled(axis_args, mode):
+    """--row-length and --columns: the reference scans each line, the row says which axis."""
+    options = fs.parse_arguments(["64", "--reps", "3", *axis_args])
+    row, code = fs.run_combination(HostFramework(), "int32", 64, options, lambda: None)
+    parsed = parse_rows(row)[0]
+    assert code == fs.EXIT_PASS and (parsed["status"], parsed["mode"]) == ("PASS", mode)
+    values = np.arange(1, 65, dtype=np.int32)
+    rows, columns = values.reshape(8, 8), values.reshape(8, 8)
+    assert (fs.reference_scan(values, fs.Axis(row_length=8)).reshape(8, 8) == np.cumsum(rows, axis=1)).all()
+    assert (fs.reference_scan(values, fs.Axis(columns=8)).reshape(8, 8) == np.cumsum(columns, axis=0)).all()
+    # A framework that scans the whole array instead of each line fails the check.
+    class WholeArray(HostFramework):
+        def scan(self, x, y, axis=fs.ONE_ARRAY):
+            super().scan(x, y)
+
+    row, code = fs.run_combination(WholeArray(), "int32", 64, options, lambda: None)
+    assert code == fs.EXIT_FAIL and parse_rows(row)[0]["status"] == "FAIL"
 
 
 def test_the_empty_scan_passes_without_a_call():
