@@ -5,6 +5,8 @@
 #   make examples        build the library examples (examples/*.cu) into build/examples/
 #   make cuda12-check    compile the library's example with CUDA 12.4 too (the oldest toolkit
 #                        supported; downloads it once into build/cuda12, ~110 MB)
+#   make cccl-new        fetch a newer CCCL's headers (build/cccl-new, ~4 MB) for
+#                        bin/cub_device_segmented_scan, CUB's DeviceSegmentedScan
 #   make bench           sweep every binary (bench.sh) into results/<gpu>/timing.txt (<gpu>: h100, ...;
 #                        results/ is git-ignored: the committed bench/<gpu>/ is written only by
 #                        ./bench.sh --out bench/<gpu>/timing.txt)
@@ -102,15 +104,33 @@ ifeq ($(GPU_TESTS),0)
 TEST_BINARIES := $(filter-out $(GPU_ONLY_TEST_PROGRAMS),$(TEST_BINARIES))
 endif
 
+# CUB's DeviceSegmentedScan (bin/cub_device_segmented_scan, the reference of the scans along
+# rows) is in no CCCL a toolkit ships yet: it compiles against the headers of the Python package
+# index's nvidia-cuda-cccl, which scripts/cccl_new.sh unpacks once into build/cccl-new
+# (`make cccl-new`; `make test` fetches them where the index can be reached), placed before the
+# toolkit's on that binary's command line alone. Without them the binary is left out, with one
+# line saying so (written to build/no_cccl_new.txt for the tests' reason to skip).
+CCCL_NEW := build/cccl-new
+CCCL_NEW_TARGETS := $(filter bin/cub_device_segmented_scan,$(BINARIES))
+NO_CCCL_NEW := build/no_cccl_new.txt
+NO_CCCL_NEW_LINE := make: no newer CCCL headers in $(CCCL_NEW) (make cccl-new fetches them from the Python package index): bin/cub_device_segmented_scan is skipped
+ifeq ($(wildcard $(CCCL_NEW)/include/cub/device/device_segmented_scan.cuh),)
+BINARIES := $(filter-out $(CCCL_NEW_TARGETS),$(BINARIES))
+HAVE_CCCL_NEW := 0
+else
+HAVE_CCCL_NEW := 1
+endif
+$(CCCL_NEW_TARGETS): private NVCCFLAGS += -I$(CCCL_NEW)/include
+
 EXAMPLES := $(patsubst examples/%.cu,build/examples/%,$(wildcard examples/*.cu))
 
-.PHONY: all examples cuda12-check cuda12-if-reachable test-programs test bench plots sass sanitize stress large-n tuner drop-stage mixed-types determinism cluster-launch multi-gpu-phases tune tune-select clean print-flags python-deps check-env nccl-status FORCE
+.PHONY: all examples cuda12-check cuda12-if-reachable cccl-new cccl-new-if-reachable cccl-new-status test-programs test bench plots sass sanitize stress large-n tuner drop-stage mixed-types determinism cluster-launch multi-gpu-phases tune tune-select clean print-flags python-deps check-env nccl-status FORCE
 
 # The longest compiles first (each instantiates the tuned scan in every configuration for every
 # element type and operator, minutes on one core), so that a parallel build does not end with
 # one of them compiling alone.
 HEAVIEST := $(filter bin/single_pass_scan_tuned bin/multi_gpu_scan bin/multi_gpu_scan_then_add,$(BINARIES))
-all: $(HEAVIEST) $(BINARIES) nccl-status
+all: $(HEAVIEST) $(BINARIES) nccl-status cccl-new-status
 
 # A prerequisite of `all` and `test-programs`: run once per make, so the line is said once.
 nccl-status: | build
@@ -119,6 +139,23 @@ ifeq ($(NCCL),0)
 else
 	@rm -f $(NO_NCCL)
 endif
+
+cccl-new-status: | build
+ifeq ($(HAVE_CCCL_NEW),0)
+	@echo "$(NO_CCCL_NEW_LINE)" | tee $(NO_CCCL_NEW)
+else
+	@rm -f $(NO_CCCL_NEW)
+endif
+
+$(CCCL_NEW)/include/cub/device/device_segmented_scan.cuh: scripts/cccl_new.sh
+	scripts/cccl_new.sh $(CCCL_NEW)
+
+cccl-new: $(CCCL_NEW)/include/cub/device/device_segmented_scan.cuh
+
+# What `make test` runs before the build: the headers, or nothing where neither the package index
+# nor a carried wheel has them (cccl_new.sh's exit 3: the binary is then skipped, saying so).
+cccl-new-if-reachable: python-deps
+	@scripts/cccl_new.sh $(CCCL_NEW); status=$$?; [ $$status = 0 ] || [ $$status = 3 ]
 
 bin/%: %.cu $(DEPENDS) | bin
 	$(NVCC) $(NVCCFLAGS) $(SPILL_CHECK) -Isrc -Iinclude -o $@ $< $(LDFLAGS)
@@ -303,7 +340,7 @@ test-programs: $(TEST_BINARIES) nccl-status
 
 # The Python packages first, then the build: a machine that cannot get them learns it at once,
 # not after ten minutes of compiling.
-test: python-deps
+test: cccl-new-if-reachable
 	@$(MAKE) --no-print-directory all test-programs examples cuda12-if-reachable
 	$(PYTHON) -m pytest -q -rs --durations=8 $(TESTS)
 

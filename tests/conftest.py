@@ -26,6 +26,9 @@ VARIANTS = sorted(SOURCES)
 # A build without NCCL leaves the multi_gpu_* binaries and fixtures out and writes its line
 # saying so into this file (the Makefile's nccl-status); their tests skip with that line.
 NO_NCCL = ROOT / "build" / "no_nccl.txt"
+# Likewise bin/cub_device_segmented_scan without the newer CCCL's headers (the Makefile's
+# cccl-new-status).
+NO_CCCL_NEW = ROOT / "build" / "no_cccl_new.txt"
 TYPES = ["int32", "float32"]
 OPS = ["sum", "max", "min"]
 MODES = ["inclusive", "exclusive"]
@@ -38,7 +41,11 @@ def no_nccl():
 
 def left_out(name):
     """Why the build left the binary or fixture `name` out on purpose, or None."""
-    return no_nccl() if name.startswith("multi_gpu_") else None
+    if name.startswith("multi_gpu_"):
+        return no_nccl()
+    if name == "cub_device_segmented_scan" and NO_CCCL_NEW.exists():
+        return NO_CCCL_NEW.read_text().strip()
+    return None
 
 
 def built(names):

@@ -1,5 +1,5 @@
-"""The scans along an axis (src/axis/) on the GPU: along rows (row_scan and CUB's two ways,
-cub_row_scan_by_key and cub_row_scans) at row lengths on both sides of a vector, a warp's round
+"""The scans along an axis (src/axis/) on the GPU: along rows (row_scan and CUB's three ways,
+cub_row_scan_by_key, cub_row_scans and cub_device_segmented_scan) at row lengths on both sides of a vector, a warp's round
 and a tile; down columns (column_scan and cub_column_scans) at column counts narrower than a
 vector, a group of lanes and a warp's columns, wider ones, odd and even; every type each was built
 for, every operator and mode, in and out of place, each element checked against the CPU reference
@@ -8,7 +8,7 @@ own self-test of the axis API is tests/test_api.py::test_axis_selftest; the CPU-
 --row-length and --columns are in tests/test_harness_cpu.py."""
 import pytest
 
-from conftest import BIN, MODES, OPS, SOURCES, VARIANTS, built, built_types, parse_rows, run
+from conftest import BIN, MODES, OPS, SOURCES, VARIANTS, built, built_types, left_out, parse_rows, run
 
 ALL_TYPES = ["int32", "float32", "int64", "uint32", "uint64", "float64"]
 TILE = 4096  # row_scan's tile (include/scan_zoo/detail/rows_kernel.cuh, RowsConfig)
@@ -19,8 +19,15 @@ ROW_LENGTHS = [1, 2, 3, 4, 5, 31, 127, 128, 129, TILE - 1, TILE, TILE + 1, 3 * T
 # warp's columns (128 int32) and several blocks of them.
 COLUMN_COUNTS = [1, 2, 3, 4, 5, 8, 31, 64, 100, 128, 129, 512, 1000]
 AXES = {"row": ("--row-length", "length", ROW_LENGTHS), "column": ("--columns", "columns", COLUMN_COUNTS)}
-CASES = [(v, axis, extent) for axis, (_, _, extents) in AXES.items() for v in VARIANTS
-         if SOURCES[v].parent.name == "axis" and f"{axis}_" in v for extent in extents]
+AXIS_VARIANTS = [v for v in VARIANTS if SOURCES[v].parent.name == "axis"]
+
+
+def axis_of(variant):
+    """The axis a binary of src/axis/ scans: its name says columns, or it scans rows."""
+    return "column" if "column_" in variant else "row"
+
+
+CASES = [(v, axis_of(v), extent) for v in AXIS_VARIANTS for extent in AXES[axis_of(v)][2]]
 
 
 def sizes_for(variant, extent):
@@ -30,8 +37,9 @@ def sizes_for(variant, extent):
     return [m * extent for m in sorted({1, 7, most})]
 
 
-@pytest.mark.parametrize("variant, axis, extent", [c for c in CASES if built([c[0]])],
-                         ids=lambda x: str(x))
+@pytest.mark.parametrize("variant, axis, extent", [
+    pytest.param(*case, marks=pytest.mark.skip(reason=left_out(case[0]))) if left_out(case[0]) else case
+    for case in CASES])
 def test_every_type_operator_and_mode(gpu, seed, variant, axis, extent):
     option, label, _ = AXES[axis]
     sizes = sizes_for(variant, extent)
@@ -46,9 +54,9 @@ def test_every_type_operator_and_mode(gpu, seed, variant, axis, extent):
     assert {r["mode"] for r in rows} == {f"{m}-{label}{extent}" for m in MODES}, context
 
 
-@pytest.mark.parametrize("variant", built([v for v in VARIANTS if SOURCES[v].parent.name == "axis"]))
+@pytest.mark.parametrize("variant", built(AXIS_VARIANTS))
 def test_in_place(gpu, seed, variant):
-    option = "--columns" if "column_" in variant else "--row-length"
+    option = AXES[axis_of(variant)][0]
     for extent in (3, 129, TILE + 1):
         sizes = sizes_for(variant, extent)
         result = run([BIN / variant, ",".join(map(str, sizes)), option, str(extent), "--in-place",
