@@ -18,6 +18,12 @@ a variant's line runs through the powers of two only; the other sizes (100000, 4
 2^24+1, ...) are hollow markers of its colour, off the line, so that the line does not zig-zag
 where such a size costs more than its neighbours (a partial last tile). The shaded band around a
 line is the spread of its reps: p10 to p90 where the table has them, else min to max.
+And, for each sweep along an axis (scripts/axis_bench.sh: bench/<gpu>/axis/<type>_length<L>.txt and
+<type>_columns<C>.txt), in that folder:
+  axis_<type>.png        % of a copy of the same bytes (memcpy_baseline's median over the row's,
+                         at the same N in the same table) against the shape, rows x length, for
+                         every variant of the sweep: along rows in one panel, down columns in the
+                         other
 And, for each sweep of the scans across GPUs (scripts/multi_gpu_bench.sh), beside its table:
   aggregate_gbps.png     aggregate GB/s vs global N: every GPU copying its shard (the ceiling),
                          2/3 of it (the 3-access bound), multi_gpu_scan, the scan-then-add
@@ -30,6 +36,7 @@ Usage: python3 scripts/plots.py [--bench-dir bench]   the committed reference: e
                                 beside each table (make plots FROM=PATH)
        python3 scripts/plots.py --timing FILE [--hot HOT_FILE] [--out DIR]
                                 one sweep (default: timing_hot.txt beside it, charts into its folder)
+       python3 scripts/plots.py --axis DIR   one sweep along an axis (results/h100/axis)
 """
 import argparse
 import re
@@ -436,6 +443,74 @@ def plot_multi_gpu(timing):
     print(f"plots.py: wrote {out}")
 
 
+AXIS_TABLE = re.compile(r"^(?P<type>\w+?)_(?P<axis>length|columns)(?P<extent>\d+)\.txt$")
+
+
+def axis_rows(axis_dir):
+    """Every row of the axis sweep's tables in axis_dir, with its shape and % of a copy: columns
+    type, axis ('length' or 'columns'), extent, lines x extent as `shape`, and `copy_pct`."""
+    frames, header = [], {}
+    for table in sorted(Path(axis_dir).glob("*.txt")):
+        match = AXIS_TABLE.match(table.name)
+        if not match:
+            continue
+        header, rows = load(table)
+        ok = passed(rows)
+        copy = ok[ok["variant"] == "memcpy_baseline"].set_index("n")["median_ms"]
+        ok = ok[ok["variant"] != "memcpy_baseline"].copy()
+        ok = ok[ok["n"].isin(copy.index)]
+        extent = int(match["extent"])
+        ok["axis"], ok["extent"] = match["axis"], extent
+        ok["shape"] = [f"{n // extent} x {extent}" for n in ok["n"]]
+        ok["copy_pct"] = 100 * ok["n"].map(copy) / ok["median_ms"]
+        frames.append(ok)
+    return header, frames
+
+
+def plot_axis(axis_dir):
+    """axis_<type>.png in axis_dir: % of a copy against the shape, a panel per axis."""
+    import pandas as pd
+    header, frames = axis_rows(axis_dir)
+    if not frames:
+        print(f"plots.py: {axis_dir} holds no <type>_length<L>.txt or <type>_columns<C>.txt table: no axis chart")
+        return
+    rows = pd.concat(frames)
+    written = []
+    for type_name, of_type in rows.groupby("type"):
+        fig, axes = plt.subplots(1, 2, figsize=(14, 6), sharey=True)
+        for ax, (axis, what) in zip(axes, (("length", "along rows (rows x length)"),
+                                           ("columns", "down columns (rows x columns)"))):
+            data = of_type[of_type["axis"] == axis].sort_values(["extent", "n"])
+            shapes = list(dict.fromkeys(data["shape"]))
+            for number, (variant, of_variant) in enumerate(data.groupby("variant", sort=True)):
+                # A line per row length (or column count) of the variant, one colour for all of them.
+                style = dict(color=f"C{number % 10}", marker="o", markersize=4,
+                             linestyle="--" if variant.startswith(("cub_", "torch_", "cupy_")) else "-")
+                label = "cub_scan (the whole array as one line)" if variant == "cub_scan" else variant
+                for _, of_extent in of_variant.groupby("extent"):
+                    x = [shapes.index(shape) for shape in of_extent["shape"]]
+                    ax.plot(x, of_extent["copy_pct"], label=label, **style)
+                    label = None
+            ax.axhline(100, color="black", linewidth=1)
+            ax.axhline(90, color="grey", linewidth=0.8, linestyle=":")
+            ax.set_xticks(range(len(shapes)))
+            ax.set_xticklabels(shapes, rotation=60, ha="right", fontsize=7)
+            ax.set_title(what, fontsize=10)
+            ax.set_xlabel("shape")
+            if shapes:
+                ax.legend(fontsize=7, loc="upper left")
+        axes[0].set_ylabel("% of a copy of the same bytes (memcpy median / median)")
+        axes[0].set_ylim(bottom=0)
+        fig.suptitle(title(header, f"Scans along an axis, {type_name} inclusive sum: 100% = memcpy, dotted 90%"),
+                     fontsize=11)
+        fig.tight_layout()
+        out = Path(axis_dir) / f"axis_{type_name}.png"
+        fig.savefig(out, dpi=120)
+        plt.close(fig)
+        written.append(str(out))
+    print(f"plots.py: wrote {', '.join(written)}")
+
+
 def plot_from(path):
     """The charts of every table `path` names (make plots FROM=PATH), each beside its table."""
     for timing in timing_files(path):
@@ -454,7 +529,11 @@ def main():
     parser.add_argument("--timing", help="one sweep instead")
     parser.add_argument("--hot", help="its hot sweep (default: timing_hot.txt beside it)")
     parser.add_argument("--out", help="where its charts go (default: its folder)")
+    parser.add_argument("--axis", metavar="DIR", help="one sweep along an axis (scripts/axis_bench.sh's folder)")
     args = parser.parse_args()
+    if args.axis:
+        plot_axis(args.axis)
+        return
     if args.source:
         plot_from(args.source)
         return
@@ -471,6 +550,8 @@ def main():
     if not args.timing:
         for timing in multi_gpu_files(args.bench_dir):
             plot_multi_gpu(timing)
+        for axis_dir in sorted(Path(args.bench_dir).glob("*/axis")):
+            plot_axis(axis_dir)
 
 
 if __name__ == "__main__":

@@ -777,3 +777,22 @@ def test_sass_compare_counts_removed_instructions(tmp_path):
     assert result.returncode == 0, result.stderr
     assert "after = before minus some instructions: 1" in result.stdout and "removed: {'BRA': 1}" in result.stdout
     assert "instructions: before 3, after 2" in result.stdout
+
+
+def test_the_axis_chart_reads_every_table_of_a_sweep_along_an_axis(tmp_path):
+    """plots.py --axis: % of a copy per shape from each <type>_length<L>.txt / <type>_columns<C>.txt
+    (scripts/axis_bench.sh), against the memcpy_baseline row of the same table and N; rows that
+    did not pass are left out; one chart per element type."""
+    axis_dir = tmp_path / "axis"
+    shutil.copytree(FIXTURES / "axis", axis_dir)
+    result = subprocess.run([os.environ.get("PYTHON", sys.executable), str(ROOT / "scripts" / "plots.py"), "--axis",
+                             str(axis_dir)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert (axis_dir / "axis_int32.png").stat().st_size > 0
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import plots
+    _, frames = plots.axis_rows(axis_dir)
+    rows = {(r.variant, r.shape): round(r.copy_pct, 3) for frame in frames for r in frame.itertuples()}
+    assert rows == {("row_scan", "128 x 8"): 80.0, ("row_scan", "256 x 8"): 100.0, ("cub_scan", "128 x 8"): 50.0,
+                    ("cub_scan", "256 x 8"): 50.0, ("cub_row_scans", "128 x 8"): 1.0,
+                    ("column_scan", "256 x 4"): 50.0, ("torch_cumsum", "256 x 4"): 0.5}
