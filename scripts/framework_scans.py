@@ -1,8 +1,8 @@
-"""framework_scans.py -- the prefix sums Python users call, torch.cumsum and cupy.cumsum, measured
-by the zoo's protocol and printed as rows of the zoo's schema, so that they sit in the same
-tables and charts as the binaries (bin/cub_scan, bin/thrust_scan, ...).
+"""framework_scans.py -- the prefix sums Python users call, torch.cumsum, cupy.cumsum and
+jax.numpy.cumsum, measured by the zoo's protocol and printed as rows of the zoo's schema, so that
+they sit in the same tables and charts as the binaries (bin/cub_scan, bin/thrust_scan, ...).
 
-Rows (stdout, scripts/timing_table.py COLUMNS): variant torch_cumsum or cupy_cumsum, op sum, mode
+Rows (stdout, scripts/timing_table.py COLUMNS): variant torch_cumsum, cupy_cumsum or jax_cumsum, op sum, mode
 inclusive, one row per (framework, type, N); human lines on stderr. With --row-length L the N
 elements are N / L rows of L, each scanned on its own along the last axis (torch.cumsum(x, 1) of
 the [N / L, L] view, cupy.cumsum(x, axis=1)), as the binaries of src/axis/ do, and the mode is
@@ -28,6 +28,15 @@ rows were taken with torch 2.11 and CuPy 14.2, CuPy's accelerators at their defa
                 (CUPY_ACCELERATORS, "cub" by default on CUDA: docs/source/reference/
                 environment.rst), else with CuPy's own two-level scan kernels. With CUB that is
                 4 global accesses per element, not 2: its bound is half of memcpy's.
+  jax_cumsum    jax.jit(jnp.cumsum) of the array (or of the matrix view, along its axis), compiled
+                once per shape before anything is timed: XLA's own scan (no out=: JAX arrays are
+                immutable, so every call returns a new output array, which the check reads).
+                JAX has no CUDA events: its reps are timed on the host, perf_counter around the
+                call after blocking on the previous work and blocking on the result
+                (block_until_ready), the way a JAX user times a call; that adds JAX's dispatch
+                and a host round trip (tens of microseconds) to every rep, which small N show.
+                Its cold-L2 flush is a jnp.sum over 128 MiB (JAX does not report the L2's
+                size; the largest of the measured GPUs is the H200's 60 MB).
 The versions and, for CuPy, the accelerators in use are printed on stderr.
 
 Protocol (README, "How it measures"), as the binaries run it:
@@ -56,7 +65,7 @@ Protocol (README, "How it measures"), as the binaries run it:
             usage error: exit 2, no rows. Worst exit code wins, as in the binaries.
 
 Usage:
-    python3 scripts/framework_scans.py SIZES [--variants torch_cumsum,cupy_cumsum] [--type int32[,float32]]
+    python3 scripts/framework_scans.py SIZES [--variants torch_cumsum,cupy_cumsum,jax_cumsum] [--type int32[,float32]]
                                        [--reps R] [--warmup W] [--hot] [--seed S] [--row-length L | --columns C]
 SIZES as the binaries take N: 1048576, 64K, 16M, 1G, 2^20, 2^24-1, comma lists.
 """
@@ -71,7 +80,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from sizes import parse_sizes, split_list  # noqa: E402  (the binaries' N syntax)
 from timing_table import COLUMNS  # noqa: E402  (the row schema, one list for every script)
 
-VARIANTS = ("torch_cumsum", "cupy_cumsum")
+VARIANTS = ("torch_cumsum", "cupy_cumsum", "jax_cumsum")
 TYPES = {"int32": np.int32, "float32": np.float32}
 OP, MODE = "sum", "inclusive"
 
@@ -335,7 +344,93 @@ class Cupy:
         self.cupy.get_default_memory_pool().free_all_blocks()
 
 
-FRAMEWORKS = {"torch_cumsum": Torch, "cupy_cumsum": Cupy}
+class HostTimer:
+    """A host clock in the place of a CUDA event (Jax): record() waits for the framework's
+    outstanding work, then reads perf_counter."""
+
+    def __init__(self, framework):
+        self.framework, self.at_s = framework, 0.0
+
+    def record(self):
+        self.framework.synchronize()
+        self.at_s = time.perf_counter()
+
+
+class Jax:
+    variant = "jax_cumsum"
+    FLUSH_L2_BYTES = 64 << 20  # JAX reports no L2 size: the largest measured GPU's (H200, 60 MB), rounded up
+
+    def __init__(self):
+        try:
+            import jax
+            import jax.numpy as jnp
+        except ImportError as error:
+            raise Unavailable("SKIPPED(no-jax)", f"jax is not importable: {error}") from error
+        try:
+            gpus = jax.devices("gpu")
+        except RuntimeError as error:
+            raise Unavailable("SKIPPED(no-gpu)", f"jax {jax.__version__} sees no GPU: {error}") from error
+        self.jax, self.jnp, self.device = jax, jnp, gpus[0]
+        # Out of device memory is a runtime error of XLA's (RESOURCE_EXHAUSTED).
+        self.out_of_memory = getattr(jax.errors, "JaxRuntimeError", RuntimeError)
+        self.compiled, self.pending = {}, []
+        self.description = f"jax {jax.__version__}, {self.device.device_kind}"
+
+    def l2_bytes(self):
+        return self.FLUSH_L2_BYTES
+
+    def free_bytes(self):
+        stats = self.device.memory_stats() or {}
+        limit = stats.get("bytes_limit", 0)
+        return limit - stats.get("bytes_in_use", 0), limit
+
+    def upload(self, host):
+        return self.jax.device_put(host, self.device)
+
+    def empty(self, n, type_name):
+        return [None]  # the output of the next call: JAX returns a new array each time
+
+    def poison(self, array):
+        pass  # nothing to poison: the output is the array the call returns
+
+    def scan(self, x, y, axis=ONE_ARRAY):
+        key = (axis.row_length, axis.columns)
+        if key not in self.compiled:
+            jnp = self.jnp
+
+            def cumsum(v):
+                matrix, dim = axis.matrix(v)
+                return jnp.cumsum(matrix, axis=dim).reshape(-1)
+
+            self.compiled[key] = self.jax.jit(cumsum)
+        y[0] = self.compiled[key](x)
+        self.pending = [y[0]]
+
+    def download(self, array):
+        return np.asarray(array[0])
+
+    def flush_buffer(self, nbytes):
+        return self.jnp.zeros(nbytes // 4, dtype=self.jnp.float32, device=self.device), None
+
+    def read(self, buffer, sink):
+        self.pending.append(self.jnp.sum(buffer))
+
+    def event(self):
+        return HostTimer(self)
+
+    def elapsed_ms(self, start, stop):
+        return (stop.at_s - start.at_s) * 1e3
+
+    def synchronize(self):
+        for array in self.pending:
+            array.block_until_ready()
+        self.pending = []
+
+    def release(self):
+        self.pending = []
+
+
+FRAMEWORKS = {"torch_cumsum": Torch, "cupy_cumsum": Cupy, "jax_cumsum": Jax}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -512,7 +607,7 @@ def parse_arguments(argv):
     parser.add_argument("sizes", type=_argument(parse_sizes), metavar="SIZES",
                         help="element counts: 1000, 64K, 16M, 1G, 2^20, 2^24-1; a comma list runs each")
     parser.add_argument("--variants", type=_argument(_names(VARIANTS, "--variants")), default=list(VARIANTS),
-                        help="comma list of " + ", ".join(VARIANTS) + " (default: both)")
+                        help="comma list of " + ", ".join(VARIANTS) + " (default: all)")
     parser.add_argument("--type", dest="types", type=_argument(_names(tuple(TYPES), "--type")), default=["int32"],
                         help="comma list of " + ", ".join(TYPES) + " (default int32)")
     parser.add_argument("--reps", type=_argument(_at_least(1, "--reps")), default=0,

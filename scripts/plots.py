@@ -70,7 +70,7 @@ FAMILIES = [
     (r"^thrust_", "library (Thrust)"),
     # The scans along rows (src/axis/), which a 1-D sweep runs as one row of N.
     (r"^(row_scan|cub_row_)", "along rows (one row of N)"),
-    (r"_cumsum$", "framework (PyTorch, CuPy)"),
+    (r"_cumsum$", "framework (PyTorch, CuPy, JAX)"),
 ]
 
 
@@ -485,7 +485,7 @@ def plot_axis(axis_dir):
             for number, (variant, of_variant) in enumerate(data.groupby("variant", sort=True)):
                 # A line per row length (or column count) of the variant, one colour for all of them.
                 style = dict(color=f"C{number % 10}", marker="o", markersize=4,
-                             linestyle="--" if variant.startswith(("cub_", "torch_", "cupy_")) else "-")
+                             linestyle="--" if variant.startswith(("cub_", "torch_", "cupy_", "jax_")) else "-")
                 label = "cub_scan (the whole array as one line)" if variant == "cub_scan" else variant
                 for _, of_extent in of_variant.groupby("extent"):
                     x = [shapes.index(shape) for shape in of_extent["shape"]]

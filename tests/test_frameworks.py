@@ -307,7 +307,7 @@ def test_worst_exit_code_wins():
 # ---------------------------------------------------------------------------------------------
 # Frameworks that cannot run: rows that say why, exit 0.
 # ---------------------------------------------------------------------------------------------
-MODULES = {"torch_cumsum": "torch", "cupy_cumsum": "cupy"}
+MODULES = {"torch_cumsum": "torch", "cupy_cumsum": "cupy", "jax_cumsum": "jax"}
 
 
 def test_unimportable_frameworks_give_skipped_rows(tmp_path):
@@ -324,6 +324,7 @@ def test_unimportable_frameworks_give_skipped_rows(tmp_path):
         assert row["status"] == f"SKIPPED(no-{MODULES[row['variant']]})" and row["reps"] == "0"
     assert "torch_cumsum: torch is not importable: hidden by the test" in result.stderr
     assert "cupy_cumsum: cupy is not importable: hidden by the test" in result.stderr
+    assert "jax_cumsum: jax is not importable: hidden by the test" in result.stderr
 
 
 def test_no_visible_gpu_gives_skipped_rows():
@@ -336,7 +337,7 @@ def test_no_visible_gpu_gives_skipped_rows():
 
 
 @pytest.mark.parametrize("args, message", [
-    ([], "SIZES"), (["abc"], "bad N"), (["1,,2"], "empty item"), (["1K", "--variants", "jax_cumsum"], "jax_cumsum"),
+    ([], "SIZES"), (["abc"], "bad N"), (["1,,2"], "empty item"), (["1K", "--variants", "numpy_cumsum"], "numpy_cumsum"),
     (["1K", "--type", "int64"], "unknown --type 'int64'"), (["1K", "--reps", "0"], "--reps expects"),
     (["1K", "--warmup", "-1"], "--warmup"), (["1K", "--seed", "-3"], "--seed expects"),
     (["1K", "--frobnicate"], "unrecognized arguments"),

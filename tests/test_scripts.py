@@ -196,7 +196,7 @@ def test_top_variants_rank_by_mean_latency_over_complete_sizes():
     assert plots.family_of("hierarchical_warp_smem") == "hierarchical, warp / coarsened"
     assert plots.family_of("hierarchical_blelloch") == "hierarchical, shared-memory tree"
     assert plots.family_of("thrust_scan") == "library (Thrust)"
-    assert plots.family_of("torch_cumsum") == plots.family_of("cupy_cumsum") == "framework (PyTorch, CuPy)"
+    assert plots.family_of("torch_cumsum") == plots.family_of("cupy_cumsum") == "framework (PyTorch, CuPy, JAX)"
 
 
 # --- Sweeps into results/, their progress and JSON; make plots FROM=...; compare.py; noisy rows.
@@ -237,11 +237,12 @@ def test_bench_writes_results_not_the_reference_by_default(tmp_path):
 
 
 def test_bench_adds_the_framework_rows_or_says_why_not(tmp_path):
-    # The default sweep carries torch.cumsum's and cupy.cumsum's rows (scripts/framework_scans.py);
+    # The default sweep carries torch.cumsum's, cupy.cumsum's and jax.numpy.cumsum's rows
+    # (scripts/framework_scans.py);
     # a framework this Python cannot import is a SKIPPED row, and the sweep goes on.
     stub_bin(tmp_path / "bin", "stub_a")
-    hide = tmp_path / "hide"  # a torch and a cupy that fail to import, wherever the real ones are
-    for name in ("torch", "cupy"):
+    hide = tmp_path / "hide"  # a torch, a cupy and a jax that fail to import, wherever the real ones are
+    for name in ("torch", "cupy", "jax"):
         (hide / name).mkdir(parents=True)
         (hide / name / "__init__.py").write_text("raise ImportError('hidden by the test')\n")
     result = run_in(tmp_path, [ROOT / "bench.sh", "--bin-dir", "bin", "--sizes", "1024", "--out", "t.txt"],
@@ -249,13 +250,14 @@ def test_bench_adds_the_framework_rows_or_says_why_not(tmp_path):
     assert result.returncode == 0, result.stderr
     rows = pd.read_csv(tmp_path / "t.txt", sep=r"\s+", comment="#")
     statuses = dict(zip(rows["variant"], rows["status"]))
-    assert statuses == {"stub_a": "PASS", "torch_cumsum": "SKIPPED(no-torch)", "cupy_cumsum": "SKIPPED(no-cupy)"}
+    assert statuses == {"stub_a": "PASS", "torch_cumsum": "SKIPPED(no-torch)", "cupy_cumsum": "SKIPPED(no-cupy)",
+                        "jax_cumsum": "SKIPPED(no-jax)"}
     assert "torch is not importable" in result.stderr
     # Sweeps the frameworks cannot run (here: max) leave them out, saying so.
     result = run_in(tmp_path, [ROOT / "bench.sh", "--bin-dir", "bin", "--sizes", "1024", "--op", "max", "--out", "m.txt"])
     assert result.returncode == 0, result.stderr
     assert set(pd.read_csv(tmp_path / "m.txt", sep=r"\s+", comment="#")["variant"]) == {"stub_a"}
-    assert "no torch_cumsum cupy_cumsum rows" in result.stderr
+    assert "no torch_cumsum cupy_cumsum jax_cumsum rows" in result.stderr
 
 
 def test_bench_writes_the_reference_only_when_told(tmp_path):
