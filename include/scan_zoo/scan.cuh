@@ -85,14 +85,16 @@
 //     (cudaMalloc: the call that grows it synchronizes the device); it frees it when destroyed.
 //     Workspace(memory, bytes) uses the caller's device memory instead, whatever it holds: it is
 //     zeroed in the stream of its first scan. workspace_bytes<Acc>(n) is enough for any scan of
-//     n elements with accumulator Acc, whatever configuration runs; a scan that needs more than
-//     `bytes` returns cudaErrorInvalidValue.
+//     n elements with accumulator Acc, whatever configuration runs (a scan along an axis:
+//     workspace_bytes<Acc>(shape), axis.cuh); a scan that needs more than `bytes` returns
+//     cudaErrorInvalidValue.
 //   - One scan at a time per workspace: scans in different streams at once need a workspace each
 //     (scans of one workspace in one stream may follow each other freely).
 //   - Each scan takes the next epoch (30 bits); when they run out, after 2^30 - 1 scans, the
 //     memory is zeroed again (one memset) and counting restarts. A scan whose descriptors lie
 //     differently from the previous scan's also zeroes it first: a change of accumulator size,
-//     and, for an Acc that is not 32- or 64-bit, a change of tile count (detail::descriptor_layout).
+//     for an Acc that is not 32- or 64-bit a change of tile count (detail::descriptor_layout),
+//     and a change between the 1-D or row kernels and the column kernel (axis.cuh).
 //   - A failed call leaves the workspace usable: an epoch is never reused, even by a call whose
 //     launch failed.
 // Forward progress: tiles wait only on tiles with smaller indices and rely on blocks being
