@@ -13,6 +13,7 @@
 #include <functional>
 #include <set>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "applications/application_reference.hpp"
@@ -401,6 +402,54 @@ const std::vector<std::pair<std::string, std::function<void()>>> kTests = {
                     RowsScan::workspace_bytes<SixteenBytes>(n) <= scan_zoo::workspace_bytes<SixteenBytes>(n),
                 "the row scan fits in workspace_bytes(" + std::to_string(n) + ")");
        }
+     }},
+    {"row_cursor", [] {
+       // The row kernel's cursor (include/scan_zoo/detail/rows_kernel.cuh) walked round by round
+       // as a thread does, against plain division, for rows shorter than a vector, of a vector,
+       // around a round (32 V) and long, from first items inside and at the edges of rows.
+       using scan_zoo::detail::RowCursor;
+       bool right = true;
+       const auto walk = [&](auto vector, std::int64_t first, std::int64_t length) {
+         constexpr int V = decltype(vector)::value;
+         RowCursor<V> cursor(first, length);
+         for (int round = 0; round < 8; ++round) {
+           const std::int64_t base = first + std::int64_t(round) * 32 * V;
+           for (int j = 0; j < V; ++j) {
+             const std::int64_t i = base + j;
+             right = right && cursor.starts_row(j) == (i % length == 0) &&
+                     cursor.ends_row(j) == ((i + 1) % length == 0) && cursor.row_of(j) == i / length;
+           }
+           cursor.next_round(32 * V);
+         }
+       };
+       for (const std::int64_t length : {1, 2, 3, 4, 5, 7, 8, 31, 127, 128, 129, 255, 256, 257, 4096, 131072, 1 << 30})
+         for (const std::int64_t first : {std::int64_t(0), std::int64_t(1), length - 1, length, 3 * length + 2,
+                                          std::int64_t(1) << 33, (std::int64_t(1) << 33) + 5}) {
+           if (first < 0) continue;
+           walk(std::integral_constant<int, 1>{}, first, length);
+           walk(std::integral_constant<int, 4>{}, first, length);
+           walk(std::integral_constant<int, 16>{}, first, length);
+         }
+       expect(right, "every start, end and row matches i % length and i / length");
+     }},
+    {"column_geometry", [] {
+       // The column kernel's cover of an [outer, length, inner] array (columns_kernel.cuh): whole
+       // lane groups in a warp, every column in exactly one tile of a band, every row in a band.
+       using scan_zoo::detail::ColumnGeometry;
+       using Config = scan_zoo::detail::ColumnsDefaultConfig;
+       bool right = true;
+       for (const int vector : {1, 2, 4, 8})
+         for (const std::int64_t inner : {2, 3, 4, 5, 8, 16, 31, 64, 100, 127, 128, 129, 256, 512, 1000, 4096}) {
+           if (vector > 1 && inner % vector != 0) continue;
+           const ColumnGeometry g = ColumnGeometry::make<Config>(3, 1000, inner, vector);
+           right = right && g.group_lanes >= 1 && g.group_lanes <= 32 && g.groups == 32 / g.group_lanes &&
+                   g.width == g.group_lanes * vector && g.column_blocks * g.width >= inner &&
+                   (g.column_blocks - 1) * g.width < inner && g.bands * g.tile_rows >= 1000 &&
+                   (g.bands - 1) * g.tile_rows < 1000 && g.tile_rows == 8 * g.groups * Config::kRowsPerChunk &&
+                   g.tiles() == 3 * g.bands * g.column_blocks &&
+                   (g.groups == 1) == ((inner + vector - 1) / vector > 16);
+         }
+       expect(right, "lane groups, column blocks and bands cover the array once");
      }},
     {"option_lists", [] {
        zoo::Options options = parse({"1,31,2^10", "--type", "int32,float32", "--op=sum,max", "--exclusive", "--hot"});

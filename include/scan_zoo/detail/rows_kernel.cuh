@@ -85,23 +85,23 @@ struct RowCursor {
   std::int64_t position;
   std::int64_t row;
 
-  __device__ RowCursor(std::int64_t first, std::int64_t row_length)
+  __host__ __device__ RowCursor(std::int64_t first, std::int64_t row_length)
       : length(row_length), position(first % row_length), row(first / row_length) {}
 
-  __device__ __forceinline__ bool starts_row(int j) const {
+  __host__ __device__ __forceinline__ bool starts_row(int j) const {
     if (length >= V) return position + j == 0 || position + j == length;
     return int(position + j) % int(length) == 0;
   }
-  __device__ __forceinline__ bool ends_row(int j) const {
+  __host__ __device__ __forceinline__ bool ends_row(int j) const {
     if (length >= V) return position + j + 1 == length;
     return int(position + j + 1) % int(length) == 0;
   }
-  __device__ __forceinline__ std::int64_t row_of(int j) const {
+  __host__ __device__ __forceinline__ std::int64_t row_of(int j) const {
     if (length >= V) return row + (position + j >= length ? 1 : 0);
     return row + int(position + j) / int(length);
   }
   // On to the next round's first item, `step` (32 V, at most 512) further on.
-  __device__ __forceinline__ void next_round(int step) {
+  __host__ __device__ __forceinline__ void next_round(int step) {
     position += step;
     if (length > step) {
       if (position >= length) {
