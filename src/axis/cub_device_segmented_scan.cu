@@ -9,8 +9,9 @@
 // look-back, and as many blocks at work as there are rows, so a few long rows keep a few SMs
 // busy (the issue of CCCL's optimisation epic) while many short rows fill the GPU.
 //
-// Work: O(N); depth: O(length / tile) tiles in sequence per row. Launches: 1. Global traffic: 2
-// accesses per element: the bound is a copy of the same bytes, reached only with enough rows.
+// Work: O(N); depth: O(length / tile) tiles in sequence per row. Launches: 1.
+// Global traffic: 2 accesses per element: the bound is a copy of the same bytes, reached only
+// with enough rows.
 //
 // Constraints: int32, float32, int64; sum, max, min; exclusive rows start with the identity; in
 // place. Built against the headers of the Python package index's nvidia-cuda-cccl
@@ -19,7 +20,8 @@
 // In the charts: the rows sweep, beside cub_row_scan_by_key and cub_row_scans (bench/NOTES.md,
 // "Scans along an axis").
 //
-// Run: make cccl-new bin/cub_device_segmented_scan && ./bin/cub_device_segmented_scan 2^20 --row-length 131072
+// Run: make bin/cub_device_segmented_scan && ./bin/cub_device_segmented_scan 2^20 --row-length 131072
+//      (after make cccl-new, once: the headers must be there when make reads its rules)
 #include <cub/device/device_segmented_scan.cuh>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
