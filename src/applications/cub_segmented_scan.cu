@@ -50,17 +50,15 @@ struct CubSegmentedScan : zoo::VariantDefaults {
   template <class T, class Op>
   static cudaError_t dispatch(void* storage, std::size_t& bytes, const std::uint8_t* labels, const T* values, T* out,
                               std::int64_t n, zoo::ScanKind kind, cudaStream_t stream) {
-    if (n <= INT32_MAX)
-      return scan_by_key<T, Op>(storage, bytes, labels, values, out, static_cast<std::int32_t>(n), kind, stream);
-    return scan_by_key<T, Op>(storage, bytes, labels, values, out, n, kind, stream);
+    return with_cub_offsets(
+        n, [&](auto items) { return scan_by_key<T, Op>(storage, bytes, labels, values, out, items, kind, stream); });
   }
 
   template <class T, class Op>
   static std::size_t workspace_bytes(std::int64_t n) {
-    std::size_t inclusive_bytes = 0, exclusive_bytes = 0;
-    ZOO_CUDA((dispatch<T, Op>(nullptr, inclusive_bytes, nullptr, nullptr, nullptr, n, zoo::ScanKind::Inclusive, nullptr)));
-    ZOO_CUDA((dispatch<T, Op>(nullptr, exclusive_bytes, nullptr, nullptr, nullptr, n, zoo::ScanKind::Exclusive, nullptr)));
-    return std::max(inclusive_bytes, exclusive_bytes);
+    return cub_storage_bytes([&](std::size_t& bytes, zoo::ScanKind kind) {
+      return dispatch<T, Op>(nullptr, bytes, nullptr, nullptr, nullptr, n, kind, nullptr);
+    });
   }
 
   template <class T, class Op>

@@ -57,18 +57,17 @@ struct CubColumnScans : zoo::VariantDefaults {
   template <class T, class Op>
   static cudaError_t dispatch(void* storage, std::size_t& bytes, const T* in, T* out, std::int64_t column,
                               std::int64_t columns, std::int64_t rows, zoo::ScanKind kind, cudaStream_t stream) {
-    if (rows <= INT32_MAX)
-      return column_scan<T, Op>(storage, bytes, in, out, column, columns, static_cast<std::int32_t>(rows), kind, stream);
-    return column_scan<T, Op>(storage, bytes, in, out, column, columns, rows, kind, stream);
+    return with_cub_offsets(rows, [&](auto items) {
+      return column_scan<T, Op>(storage, bytes, in, out, column, columns, items, kind, stream);
+    });
   }
 
   // Enough for one call on a column of any length up to n.
   template <class T, class Op>
   static std::size_t workspace_bytes(std::int64_t n) {
-    std::size_t inclusive_bytes = 0, exclusive_bytes = 0;
-    ZOO_CUDA((dispatch<T, Op>(nullptr, inclusive_bytes, nullptr, nullptr, 0, 1, n, zoo::ScanKind::Inclusive, nullptr)));
-    ZOO_CUDA((dispatch<T, Op>(nullptr, exclusive_bytes, nullptr, nullptr, 0, 1, n, zoo::ScanKind::Exclusive, nullptr)));
-    return std::max(inclusive_bytes, exclusive_bytes);
+    return cub_storage_bytes([&](std::size_t& bytes, zoo::ScanKind kind) {
+      return dispatch<T, Op>(nullptr, bytes, nullptr, nullptr, 0, 1, n, kind, nullptr);
+    });
   }
 
   template <class T, class Op>

@@ -60,13 +60,9 @@ struct CubDeviceSegmentedScan : zoo::VariantDefaults {
   // CUB's storage for the most rows n elements can hold (rows of one element).
   template <class T, class Op>
   static std::size_t workspace_bytes(std::int64_t n) {
-    std::size_t inclusive_bytes = 0, exclusive_bytes = 0;
-    const scan_zoo::Shape most_rows{n, 1};
-    ZOO_CUDA((segmented_scan<T, Op>(nullptr, inclusive_bytes, nullptr, nullptr, most_rows, zoo::ScanKind::Inclusive,
-                                    nullptr)));
-    ZOO_CUDA((segmented_scan<T, Op>(nullptr, exclusive_bytes, nullptr, nullptr, most_rows, zoo::ScanKind::Exclusive,
-                                    nullptr)));
-    return std::max(inclusive_bytes, exclusive_bytes);
+    return cub_storage_bytes([&](std::size_t& bytes, zoo::ScanKind kind) {
+      return segmented_scan<T, Op>(nullptr, bytes, nullptr, nullptr, scan_zoo::Shape{n, 1}, kind, nullptr);
+    });
   }
 
   template <class T, class Op>

@@ -5,6 +5,9 @@
 
 #include <cub/device/device_scan.cuh>
 #include <cub/version.cuh>
+
+#include <algorithm>
+#include <cstdint>
 #include <cuda/functional>
 
 #include "../core/cuda_check.cuh"
@@ -40,6 +43,24 @@ struct CubOperator<zoo::Min> {
 };
 #endif
 
+// Calls fn(n) with n as CUB's 32-bit offsets whenever it fits: the path almost every CUB user
+// runs and its fastest; larger n as 64-bit. The CUB rows of the zoo all take their offsets here.
+template <class Fn>
+cudaError_t with_cub_offsets(std::int64_t n, Fn&& fn) {
+  return n <= INT32_MAX ? fn(static_cast<std::int32_t>(n)) : fn(n);
+}
+
+// The temporary storage a CUB scan row needs for either kind of scan: query(bytes, kind) asks
+// CUB (with no storage, CUB only reports the bytes), and the workspace is sized for the larger,
+// once per (type, op, n).
+template <class Query>
+std::size_t cub_storage_bytes(Query&& query) {
+  std::size_t inclusive_bytes = 0, exclusive_bytes = 0;
+  ZOO_CUDA(query(inclusive_bytes, zoo::ScanKind::Inclusive));
+  ZOO_CUDA(query(exclusive_bytes, zoo::ScanKind::Exclusive));
+  return std::max(inclusive_bytes, exclusive_bytes);
+}
+
 struct CubScan {
   // One call site for both uses: with no storage CUB only reports the bytes it needs.
   // NumItems is int32 whenever N fits: CUB then takes its 32-bit-offset path, the one almost every
@@ -62,18 +83,14 @@ struct CubScan {
   template <class T, class Op>
   static cudaError_t dispatch(void* storage, std::size_t& bytes, const T* in, T* out, std::int64_t n,
                               zoo::ScanKind kind, cudaStream_t stream) {
-    if (n <= INT32_MAX)
-      return device_scan<T, Op>(storage, bytes, in, out, static_cast<std::int32_t>(n), kind, stream);
-    return device_scan<T, Op>(storage, bytes, in, out, n, kind, stream);
+    return with_cub_offsets(n, [&](auto items) { return device_scan<T, Op>(storage, bytes, in, out, items, kind, stream); });
   }
 
   template <class T, class Op>
   static std::size_t workspace_bytes(std::int64_t n) {
-    // Both kinds are asked: the workspace is sized per (type, op, n).
-    std::size_t bytes = 0, exclusive_bytes = 0;
-    ZOO_CUDA((dispatch<T, Op>(nullptr, bytes, nullptr, nullptr, n, zoo::ScanKind::Inclusive, nullptr)));
-    ZOO_CUDA((dispatch<T, Op>(nullptr, exclusive_bytes, nullptr, nullptr, n, zoo::ScanKind::Exclusive, nullptr)));
-    return std::max(bytes, exclusive_bytes);
+    return cub_storage_bytes([&](std::size_t& bytes, zoo::ScanKind kind) {
+      return dispatch<T, Op>(nullptr, bytes, nullptr, nullptr, n, kind, nullptr);
+    });
   }
 
   template <class T, class Op>
