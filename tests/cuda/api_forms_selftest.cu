@@ -81,30 +81,6 @@ bool operator==(const Band& x, const Band& y) {
   return x.present == y.present && (!x.present || (x.value.first == y.value.first && x.value.second == y.value.second));
 }
 
-// One call of the library in `form`, with the initial value as given (a value or a DeviceValue).
-template <class AccChoice, class In, class Out, class Init, class Op>
-cudaError_t call(const Form& f, const In* in, Out* out, std::int64_t n, const Init& initial, const Op& op,
-                 scan_zoo::Workspace& workspace, cudaStream_t stream, const scan_zoo::Options<Out>& options) {
-  using namespace scan_zoo;
-  if (f.reverse) {
-    if (f.exclusive) return reverse_exclusive_scan<AccChoice>(in, out, n, initial, op, workspace, stream, options);
-    if (f.with_initial)
-      return reverse_inclusive_scan_init<AccChoice>(in, out, n, initial, op, workspace, stream, options);
-    return reverse_inclusive_scan<AccChoice>(in, out, n, op, workspace, stream, options);
-  }
-  if (f.exclusive) return exclusive_scan<AccChoice>(in, out, n, initial, op, workspace, stream, options);
-  if (f.with_initial) return inclusive_scan_init<AccChoice>(in, out, n, initial, op, workspace, stream, options);
-  return inclusive_scan<AccChoice>(in, out, n, op, workspace, stream, options);
-}
-
-// The initial value, written by a kernel: what "an earlier kernel in the same stream" means.
-template <class T>
-__global__ void write_value(T* where, T value) {
-  *where = value;
-}
-
-enum class InitialLives { OnHost, InDeviceMemory };
-
 // One scan checked element by element, and its total, against the reference of `form`: "" or
 // what went wrong. `launch(d_in, d_out, stream, d_total)` makes the library call (and returns
 // its error); the output and the total are poisoned first.

@@ -41,32 +41,6 @@ namespace {
 
 using namespace selftest;
 
-// The initial value, written by a kernel: what "an earlier kernel in the same stream" means.
-template <class T>
-__global__ void write_value(T* where, T value) {
-  *where = value;
-}
-
-// The library call of `form` along the lines of `shape`, with the initial value as given (a value
-// or a DeviceValue).
-template <class AccChoice, class In, class Out, class Init, class Op>
-cudaError_t call(const Form& f, const In* in, Out* out, const scan_zoo::Shape& shape, const Init& initial,
-                 const Op& op, scan_zoo::Workspace& workspace, cudaStream_t stream,
-                 const scan_zoo::Options<Out>& options) {
-  using namespace scan_zoo;
-  if (f.reverse) {
-    if (f.exclusive) return reverse_exclusive_scan<AccChoice>(in, out, shape, initial, op, workspace, stream, options);
-    if (f.with_initial)
-      return reverse_inclusive_scan_init<AccChoice>(in, out, shape, initial, op, workspace, stream, options);
-    return reverse_inclusive_scan<AccChoice>(in, out, shape, op, workspace, stream, options);
-  }
-  if (f.exclusive) return exclusive_scan<AccChoice>(in, out, shape, initial, op, workspace, stream, options);
-  if (f.with_initial) return inclusive_scan_init<AccChoice>(in, out, shape, initial, op, workspace, stream, options);
-  return inclusive_scan<AccChoice>(in, out, shape, op, workspace, stream, options);
-}
-
-enum class InitialLives { OnHost, InDeviceMemory };
-
 // One scan along the lines of `shape`, checked element by element and line total by line total
 // against the reference of every line: "" or what went wrong.
 template <class AccChoice, class In, class Out, class Op>

@@ -1,11 +1,14 @@
 // selftest.cuh -- what the library's self-tests of forms share (api_forms_selftest.cu,
 // axis_selftest.cu): the PASS / FAIL lines and their count, a CUDA call that must succeed, exact
-// equality of any element type, the CPU reference of every form of scan, device arrays, and
+// equality of any element type, the CPU reference of every form of scan, the library call of
+// every form (1-D or along an axis), an initial value written by a kernel, device arrays, and
 // generated inputs.
 #pragma once
 
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
+
+#include <scan_zoo/axis.cuh>
 
 #include <algorithm>
 #include <cstdint>
@@ -106,6 +109,34 @@ void reference(const std::vector<In>& in, std::vector<Out>& out, Out& total, con
                const Op& op) {
   out.resize(in.size());
   total = reference_line<Acc>(in.data(), out.data(), static_cast<std::int64_t>(in.size()), 1, form, initial, op);
+}
+
+// ---- The library call of a form ----
+
+// The library call of `form` over `extent` (n elements, or a scan_zoo::Shape: the overloads of
+// axis.cuh), with the initial value as given (a value or a DeviceValue).
+template <class AccChoice, class In, class Out, class Extent, class Init, class Op>
+cudaError_t call(const Form& f, const In* in, Out* out, const Extent& extent, const Init& initial, const Op& op,
+                 scan_zoo::Workspace& workspace, cudaStream_t stream, const scan_zoo::Options<Out>& options) {
+  using namespace scan_zoo;
+  if (f.reverse) {
+    if (f.exclusive) return reverse_exclusive_scan<AccChoice>(in, out, extent, initial, op, workspace, stream, options);
+    if (f.with_initial)
+      return reverse_inclusive_scan_init<AccChoice>(in, out, extent, initial, op, workspace, stream, options);
+    return reverse_inclusive_scan<AccChoice>(in, out, extent, op, workspace, stream, options);
+  }
+  if (f.exclusive) return exclusive_scan<AccChoice>(in, out, extent, initial, op, workspace, stream, options);
+  if (f.with_initial) return inclusive_scan_init<AccChoice>(in, out, extent, initial, op, workspace, stream, options);
+  return inclusive_scan<AccChoice>(in, out, extent, op, workspace, stream, options);
+}
+
+// Where a check's initial value lives: on the host, or in device memory, written by a kernel
+// (write_value) just before the scan in the same stream, with no synchronization between.
+enum class InitialLives { OnHost, InDeviceMemory };
+
+template <class T>
+__global__ void write_value(T* where, T value) {
+  *where = value;
 }
 
 // ---- Device memory and inputs ----
