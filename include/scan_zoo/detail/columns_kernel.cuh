@@ -256,7 +256,9 @@ __global__ void __launch_bounds__(Config::kThreads)
           if (status == kTileInvalid) status = state.read_status(my_tile);
         }
         const unsigned inclusive_lanes = __ballot_sync(kFullMask, status == kTileInclusive);
-        const int nearest = kWarpSize - 1 - __clz(inclusive_lanes);  // the band 0 window always has one
+        // From the nearest INCLUSIVE band on; a window without one (all AGGREGATE) is taken
+        // whole, and the walk goes on above it (the window holding band 0 always has one).
+        const int nearest = inclusive_lanes ? kWarpSize - 1 - __clz(inclusive_lanes) : 0;
         __syncwarp();
         Acc window[V];
 #pragma unroll
