@@ -98,7 +98,9 @@ std::string check_scan(const std::vector<In>& input, const Form& form, bool in_p
   DeviceArray<Out> d_separate_out(in_place ? 0 : n);
   DeviceArray<Out> d_total(1);
   Out* d_out = in_place ? reinterpret_cast<Out*>(d_in.data) : d_separate_out.data;
-  if (n > 0) CHECK_CUDA(cudaMemcpy(d_in.data, input.data(), n * sizeof(In), cudaMemcpyHostToDevice));
+  // The input in the scan's stream, as the poison below: a cudaMemcpy from pageable memory may
+  // return before its DMA is done, and the non-blocking stream would not wait for it.
+  if (n > 0) CHECK_CUDA(cudaMemcpyAsync(d_in.data, input.data(), n * sizeof(In), cudaMemcpyHostToDevice, stream));
   // Poisoned, in the scan's stream: a non-blocking stream does not wait for the legacy default
   // stream's work, so a plain cudaMemset (asynchronous for device memory) could land after the
   // scan and poison its results.

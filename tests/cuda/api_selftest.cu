@@ -266,8 +266,9 @@ void check_two_streams(std::mt19937_64& rng) {
   CHECK_CUDA(cudaMalloc(&d_b, n * 4));
   std::string why;
   for (int round = 0; round < 20 && why.empty(); ++round) {  // both queued before either is waited on
-    CHECK_CUDA(cudaMemcpy(d_a, in_a.data(), n * 4, cudaMemcpyHostToDevice));
-    CHECK_CUDA(cudaMemcpy(d_b, in_b.data(), n * 4, cudaMemcpyHostToDevice));
+    // Each input in its scan's stream (a non-blocking stream does not wait for a cudaMemcpy's DMA).
+    CHECK_CUDA(cudaMemcpyAsync(d_a, in_a.data(), n * 4, cudaMemcpyHostToDevice, first));
+    CHECK_CUDA(cudaMemcpyAsync(d_b, in_b.data(), n * 4, cudaMemcpyHostToDevice, second));
     const cudaError_t ea = scan_zoo::inclusive_scan(d_a, d_a, n, scan_zoo::Plus{}, a, first);
     const cudaError_t eb = scan_zoo::exclusive_scan(d_b, d_b, n, std::int32_t(3), scan_zoo::Max{}, b, second);
     CHECK_CUDA(cudaDeviceSynchronize());

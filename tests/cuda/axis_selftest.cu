@@ -64,7 +64,10 @@ std::string scan_and_check(const std::vector<In>& input, const scan_zoo::Shape& 
   DeviceArray<Out> d_totals(lines);
   DeviceArray<Acc> d_initial(1);
   Out* d_out = in_place ? reinterpret_cast<Out*>(d_in.data) : d_separate_out.data;
-  if (n > 0) CHECK_CUDA(cudaMemcpy(d_in.data, input.data(), n * sizeof(In), cudaMemcpyHostToDevice));
+  // The input, too, goes in the scan's stream: a cudaMemcpy from pageable memory may return before
+  // its DMA is done, and the non-blocking stream would not wait for it (an in-place scan then
+  // read part of the buffer before the copy reached it).
+  if (n > 0) CHECK_CUDA(cudaMemcpyAsync(d_in.data, input.data(), n * sizeof(In), cudaMemcpyHostToDevice, stream));
   // Poisoned in the scan's stream (a non-blocking stream does not wait for the default stream).
   if (!in_place) CHECK_CUDA(cudaMemsetAsync(d_out, 0xA5, std::max<std::int64_t>(1, n) * sizeof(Out), stream));
   CHECK_CUDA(cudaMemsetAsync(d_totals.data, 0xA5, std::max<std::int64_t>(1, lines) * sizeof(Out), stream));
