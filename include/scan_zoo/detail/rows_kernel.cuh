@@ -20,15 +20,21 @@
 // which is where the carry into a later tile begins. With rows shorter than a tile every tile is
 // closed and no walk goes past its neighbour.
 //
-// The kernel, top to bottom (rows_scan_kernel below), the tuned kernel's steps with pairs:
-//   1. load the tile, mark the items that start a row, and put the initial value in front of
-//      each row's first item;
-//   2. scan each warp's run of pairs; 3. combine the warp totals (one barrier);
-//   4. warp 0 publishes the tile's total, AGGREGATE or (closed) INCLUSIVE, looks back, and
-//      publishes the INCLUSIVE value of an open tile; 5. a second barrier hands out the carry-in;
-//   6. put the carry-in and the warps before in front of every pair (the flags stop it at the
-//      first row start), and store the values; an exclusive scan puts the initial value on each
-//      row's first item; the row totals go to Options::total when asked.
+// Pairs cost: twice the registers and shuffles, and per item a flag to set and test. A tile with
+// no row start needs none of it (its items all continue the row of the tile before), and with
+// rows longer than a tile nearly every tile is such a plain tile: it runs the tuned kernel's
+// steps on plain values, and only the tiles holding a row start (and the last tile) take pairs.
+//
+// The kernel, top to bottom (rows_scan_kernel below), the tuned kernel's steps:
+//   1. load the tile; is there a row start in it (or the array's end just after it)?
+//   Without: 2-6 as the tuned kernel, the tile published AGGREGATE then INCLUSIVE.
+//   With, on pairs: mark the items that start a row and put the initial value in front of each
+//   row's first item; 2. scan each warp's run of pairs; 3. combine the warp totals (one
+//   barrier); 4. warp 0 publishes the tile's total, INCLUSIVE at once when a row starts in the
+//   tile (closed; the look-back then serves only the items before that start), else AGGREGATE,
+//   looks back and publishes INCLUSIVE; 5. a second barrier hands out the carry-in; 6. put the carry-in and the warps before in front of every pair (the flags stop
+//   it at the first row start), and store the values; an exclusive scan puts the initial value
+//   on each row's first item; the row totals go to Options::total when asked.
 // Reverse scans (suffix sums along each row) number the elements from the end of the array
 // (TileOrder): the rows are whole, so in that order too a row starts every `length` elements.
 //
@@ -140,10 +146,33 @@ __global__ void __launch_bounds__(Config::kThreads)
   const int valid = tile_extent(begin, args.n, Config::kTileItems);
   const std::int64_t at = Args::kReverse ? args.n - begin : begin;
   const std::int64_t rows = args.n / length;
-
-  // 1. Load, mark the row starts, put the initial value in front of each row.
   Acc items[Config::kItems];
+
+  // 1. Load.
   Tile::load(args.in + at, valid, items, op.template identity<Acc>(), Order{});
+
+  // 2-6 for a plain tile: no row starts at begin .. begin + valid (the element after the tile
+  // counted, so that the row ends on the tile's last item and the array's end, whose totals the
+  // lifted steps write, are never here). Rows longer than a tile make nearly every tile plain,
+  // and a plain tile is the tuned kernel's (tuned_kernel.cuh): plain values, a walk that ends at
+  // the nearest closed tile, the carry in front. The test is uniform in the block.
+  const std::int64_t past_row_start = begin % length;
+  if (past_row_start != 0 && length - past_row_start > valid) {
+    const Acc warp_total = Tile::template scan_warp<Acc, Op, V>(items, args.exclusive, op);
+    const typename Tile::template BlockTotals<Acc> totals = Tile::template combine_warps<Acc, Op>(warp_total, op);
+    __shared__ Acc plain_carry;
+    if (warp_id() == 0) {
+      const Acc prefix = typename Config::template Lookback<Acc>{state, tile}.template get_in_warp0<Acc, Op>(totals.tile, op);
+      if (lane_id() == 0) plain_carry = prefix;
+    }
+    __syncthreads();
+    Tile::template prepend<Acc, Op>(items, op(plain_carry, totals.before_warp), op);
+    Tile::store(args.out + at, valid, items, Order{});
+    return;
+  }
+
+  // 2-6 for a tile with a row start, with pairs. Mark the row starts, and put the initial value
+  // in front of each row.
   const Acc initial = args.front.fold(op);
   Pair pairs[Config::kItems];
   {
@@ -160,11 +189,11 @@ __global__ void __launch_bounds__(Config::kThreads)
     }
   }
 
-  // 2-3. Scan each warp's run of pairs, combine the warp totals.
+  // Scan each warp's run of pairs, combine the warp totals.
   const Pair warp_total = Tile::template scan_warp<Pair, Lifted, V>(pairs, args.exclusive, lifted);
   const typename Tile::template BlockTotals<Pair> totals = Tile::template combine_warps<Pair, Lifted>(warp_total, lifted);
 
-  // 4-5. Publish (a tile with a row start is closed: INCLUSIVE at once), look back, hand out the
+  // Publish (a tile with a row start is closed: INCLUSIVE at once), look back, hand out the
   // carry-in. Tile 0 starts with a row, so its carry-in is the identity.
   Acc carry = op.template identity<Acc>();
   if (tiles > 1) {
@@ -181,7 +210,7 @@ __global__ void __launch_bounds__(Config::kThreads)
     carry = shared_carry;
   }
 
-  // 6. The carry-in and the warps before in front of every pair (a pair's flag, after the scan,
+  // The carry-in and the warps before in front of every pair (a pair's flag, after the scan,
   // says whether a row starts before it in the tile, and then the carry stops there); the values
   // out. An exclusive scan's row starts hold the reduction of the row before: the initial value
   // replaces it. Row totals, when asked: an inclusive scan's are the values at the rows' last
