@@ -4,7 +4,8 @@
 # ./device_out when $OUT is unset). Steps are bounded so the whole call fits in ten minutes
 # (BUILD_LIMIT, TEST_LIMIT, STRESS_LIMIT, SANITIZE_LIMIT, BENCH_LIMIT, TUNE_LIMIT: seconds per step; TESTS:
 # the pytest arguments of the test step, to split the suite over calls, e.g.
-# TESTS="tests --ignore=tests/test_gpu.py", then TESTS="tests/test_gpu.py").
+# TESTS="tests --ignore=tests/test_gpu.py", then TESTS="tests/test_gpu.py"; with the GPU tests
+# the suite takes longer than one call on an H100: run it in parts on a machine kept warm).
 #   SCAN_ZOO_COMMIT=<sha> scripts/device_session.sh [steps...]
 #   One device call may run 10 minutes: with the whole zoo, split the steps over calls, e.g.
 #   "build test sanitize", then "build stress", then BENCH_PART=1/3 "build bench", 2/3, and 3/3
@@ -47,8 +48,9 @@ for step in "${steps[@]}"; do
     build) { make cccl-new-if-reachable && timeout ${BUILD_LIMIT:-420} make -j"$(nproc)" all test-programs; } \
              >"$out/build.log" 2>&1
            status=$? ;;
-    test) test_args=()
-          [ -n "${TESTS:-}" ] && test_args=("TESTS=$TESTS")
+    # -vv (against make's -q): a line per test as it ends, so that a run stopped at its limit
+    # still says which tests passed, and where the next call should start.
+    test) test_args=("TESTS=${TESTS:-tests} -vv")
           timeout ${TEST_LIMIT:-540} make test "${test_args[@]}" >"$out/test.log" 2>&1
           status=$?
           tail -n 15 "$out/test.log" ;;
@@ -131,7 +133,8 @@ print(plots.fastest(rows, [v for v in ok["variant"].unique() if v not in plots.R
           mkdir -p "$dir/configs" "$dir/determinism" "$dir/mixed_types" "$dir/tuned_before_after"
           status=0
           timeout 300 make -j"$(nproc)" build/tune/determinism build/tune/mixed_types >"$out/library_build.log" 2>&1 || status=$?
-          header() { echo "# $1"; echo "# git_commit: ${SCAN_ZOO_COMMIT:-unknown}"; echo "# date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"; }
+          header() { echo "# $1"; echo "# gpu: $(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)"
+                     echo "# git_commit: ${SCAN_ZOO_COMMIT:-unknown}"; echo "# date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"; }
           { header "build/tests/api_selftest (every shipped configuration x type x operator)"
             timeout 240 build/tests/api_selftest; } >"$dir/configs/api_selftest.txt" 2>&1 || status=$?
           { header "build/tests/api_forms_selftest (mixed types, operators, forms, deterministic scans)"
