@@ -82,42 +82,64 @@ struct RestartAtHeads {
 
 // Where a thread's items fall in their rows. The items of round k lie at scan-order index
 // first + 32 V k + j (j < V: RegisterTile's layout); `position` is index % length of the round's
-// first item and `row` its row. One 64-bit division per thread, at the start; then an increment
-// per round, and per item a comparison (rows of V elements or more hold at most one start or end
-// in a vector) or, for rows shorter than a vector, 32-bit arithmetic on numbers below 2 V.
+// first item and `row` its row. The divisions happen once, when a thread makes its cursor; after
+// that, no item and no round divides:
+// - rows of V elements or more hold at most one start or end in a vector: a comparison per item;
+// - shorter rows (at most 15 elements) read a 32-bit mask of the positions below 2 V that start
+//   a row (bit i: i % length == 0), shifted by the item's position; the rows an item is past are
+//   the mask's bits up to it;
+// - a round moves the position by 32 V = step_rows rows and step_rest elements: an addition and
+//   at most one wrap.
 template <int V>
 struct RowCursor {
+  static_assert(V >= 1 && V <= 16, "the short-row mask holds positions below 2 V <= 32");
+  static constexpr int kStep = kWarpSize * V;  // from one round's first item to the next's
+
   std::int64_t length;
   std::int64_t position;
   std::int64_t row;
+  int step_rows, step_rest;  // kStep = step_rows x length + step_rest
+  std::uint32_t short_row_starts = 0;
 
   __host__ __device__ RowCursor(std::int64_t first, std::int64_t row_length)
-      : length(row_length), position(first % row_length), row(first / row_length) {}
+      : length(row_length),
+        position(first % row_length),
+        row(first / row_length),
+        step_rows(row_length > kStep ? 0 : int(kStep / row_length)),
+        step_rest(row_length > kStep ? kStep : int(kStep % row_length)) {
+    if (length < V)
+      for (int i = 0; i < 2 * V; i += int(length)) short_row_starts |= 1u << i;
+  }
 
   __host__ __device__ __forceinline__ bool starts_row(int j) const {
     if (length >= V) return position + j == 0 || position + j == length;
-    return int(position + j) % int(length) == 0;
+    return (short_row_starts >> (int(position) + j)) & 1u;
   }
   __host__ __device__ __forceinline__ bool ends_row(int j) const {
     if (length >= V) return position + j + 1 == length;
-    return int(position + j + 1) % int(length) == 0;
+    return (short_row_starts >> (int(position) + j + 1)) & 1u;
   }
   __host__ __device__ __forceinline__ std::int64_t row_of(int j) const {
     if (length >= V) return row + (position + j >= length ? 1 : 0);
-    return row + int(position + j) / int(length);
+    return row + ones(short_row_starts & ((2u << (int(position) + j)) - 1)) - 1;  // bit 0 is the round's own row
   }
-  // On to the next round's first item, `step` (32 V, at most 512) further on.
-  __host__ __device__ __forceinline__ void next_round(int step) {
-    position += step;
-    if (length > step) {
-      if (position >= length) {
-        position -= length;
-        ++row;
-      }
-    } else {
-      row += int(position) / int(length);
-      position = int(position) % int(length);
+  // On to the next round's first item.
+  __host__ __device__ __forceinline__ void next_round() {
+    position += step_rest;
+    row += step_rows;
+    if (position >= length) {
+      position -= length;
+      ++row;
     }
+  }
+
+ private:
+  __host__ __device__ static int ones(std::uint32_t bits) {
+#ifdef __CUDA_ARCH__
+    return __popc(bits);
+#else
+    return __builtin_popcount(bits);
+#endif
   }
 };
 
@@ -185,7 +207,7 @@ __global__ void __launch_bounds__(Config::kThreads)
         const bool head = Tile::template offset<V>(k, j) < valid && cursor.starts_row(j);
         pairs[k * V + j] = Pair{head ? op(initial, items[k * V + j]) : items[k * V + j], head ? 1u : 0u};
       }
-      cursor.next_round(kWarpSize * V);
+      cursor.next_round();
     }
   }
 
@@ -234,7 +256,7 @@ __global__ void __launch_bounds__(Config::kThreads)
         }
         items[k * V + j] = args.exclusive && head ? initial : value;
       }
-      cursor.next_round(kWarpSize * V);
+      cursor.next_round();
     }
   }
   Tile::store(args.out + at, valid, items, Order{});
