@@ -26,8 +26,9 @@
 //      before its chunk in the tile, and the tile's total, per column;
 //   4. warp 0's first group publishes the tile's totals (AGGREGATE; the first band INCLUSIVE,
 //      with the initial value in front), looks back over the bands above (a window of 32 bands
-//      a step: a lane polls each band's status, the first group reads the values), and
-//      publishes the INCLUSIVE values; 5. a barrier hands the carry-in to every thread;
+//      a step: a lane polls each band's status, then the window's values are reduced per
+//      column, four bands' reads in flight at a time), and publishes the INCLUSIVE values;
+//      5. a barrier hands the carry-in to every thread;
 //   6. put the carry-in and the chunks before in front of every item, and store; the last band
 //      writes each column's total when asked.
 // Reverse scans run each column from its last row: the bands and chunks count rows from the end.
@@ -37,7 +38,7 @@
 // reader that saw AGGREGATE could read the INCLUSIVE value written after it). The writers store
 // their values and fence, the warp meets at __syncwarp, and lane 0 publishes the status with
 // release; a reader's lane loads the status with acquire and the warp meets at __syncwarp
-// before the first group loads the values (relaxed, at device scope).
+// before any lane loads the values (relaxed, at device scope).
 //
 // Forward progress: a tile waits only on tiles with smaller indices (the bands above it, in the
 // same slab and column block), relying on blocks being dispatched in blockIdx.x order, as the
@@ -133,10 +134,23 @@ struct ColumnTileState {
     T* slot = (seen_status == kTileInclusive ? inclusive : aggregate) + tile * width + column;
     return load_value(*slot);
   }
+  // `value`, then the AGGREGATE values of `column` in `count` tiles `stride` apart from `tile` on,
+  // reduced in that order; the reads go out four at a time, as they depend on nothing.
+  template <class Op>
+  __device__ T reduce_aggregates(T value, std::int64_t tile, std::int64_t stride, int count, int column,
+                                 const Op& op) const {
+    T* slot = aggregate + tile * width + column;
+    const std::int64_t step = stride * width;
+#pragma unroll 4
+    for (int i = 0; i < count; ++i, slot += step) value = op(value, load_value(*slot));
+    return value;
+  }
 };
 
+// At least one block a SM, said outright: without it ptxas held some instances (64-bit V = 1) to
+// 64 registers and spilled.
 template <class Config, int V, class Args>
-__global__ void __launch_bounds__(Config::kThreads)
+__global__ void __launch_bounds__(Config::kThreads, 1)
     columns_scan_kernel(Args args, ColumnGeometry g, ColumnTileState<typename Args::AccT> state) {
   using Acc = typename Args::AccT;
   using Out = typename Args::OutT;
@@ -231,6 +245,7 @@ __global__ void __launch_bounds__(Config::kThreads)
   // 4-5. The carry-in of the tile's columns: the first band starts with the initial value; the
   // others look back over the bands above. Warp 0's first group holds every column of the tile.
   __shared__ Acc shared_carry[kWarpSize * V];
+  __shared__ Acc window_by_column[kWarpSize * V];  // the look-back's window, reduced per column
   if (warp == 0) {
     const bool holder = group == 0;
     Acc carry[V];
@@ -245,36 +260,47 @@ __global__ void __launch_bounds__(Config::kThreads)
       if (g.bands > 1) state.template publish<V>(tile, kTileInclusive, first_column_in_tile, holder ? columns : 0, inclusive);
     } else {
       state.template publish<V>(tile, kTileAggregate, first_column_in_tile, holder ? columns : 0, tile_total);
-      // The walk: windows of 32 bands upwards, lane i polling band window_end - 32 + i.
+      // The walk: windows of 32 bands upwards, lane i polling band window_end - 32 + i. Once a
+      // window's statuses are in, its values are reduced per column, lane l the columns l,
+      // l + 32, ..., with four bands' reads in flight at a time: eight round trips to L2 per 32
+      // columns and window, where reading band after band took 32. The first group
+      // takes the results per column from shared memory.
 #pragma unroll
       for (int j = 0; j < V; ++j) carry[j] = identity;
       for (std::int64_t window_end = band;; window_end -= kWarpSize) {
-        const std::int64_t my_band = window_end - kWarpSize + lane;
+        const std::int64_t first_band = window_end - kWarpSize;
+        const std::int64_t my_band = first_band + lane;
         const std::int64_t my_tile = tile - (band - my_band) * g.column_blocks;
         std::uint32_t status = my_band >= 0 ? state.read_status(my_tile) : std::uint32_t(kTileInclusive);
         while (__any_sync(kFullMask, status == kTileInvalid)) {
           if (status == kTileInvalid) status = state.read_status(my_tile);
         }
         const unsigned inclusive_lanes = __ballot_sync(kFullMask, status == kTileInclusive);
-        // From the nearest INCLUSIVE band on; a window without one (all AGGREGATE) is taken
-        // whole, and the walk goes on above it (the window holding band 0 always has one).
+        // From the nearest INCLUSIVE band on (the bands after it are AGGREGATE); a window without
+        // one is taken whole, and the walk goes on above it (the window of band 0 always has one).
         const int nearest = inclusive_lanes ? kWarpSize - 1 - __clz(inclusive_lanes) : 0;
         __syncwarp();
-        Acc window[V];
-#pragma unroll
-        for (int j = 0; j < V; ++j) window[j] = identity;
-        for (int i = nearest; i < kWarpSize; ++i) {  // the bands in order, from the nearest INCLUSIVE
-          const std::uint32_t seen = __shfl_sync(kFullMask, status, i);
-          const std::int64_t band_i = window_end - kWarpSize + i;
-          if (holder && band_i >= 0) {
-            const std::int64_t tile_i = tile - (band - band_i) * g.column_blocks;
-#pragma unroll
-            for (int j = 0; j < V; ++j)
-              if (j < columns) window[j] = op(window[j], state.read_value(tile_i, seen, first_column_in_tile + j));
+#pragma unroll 1
+        for (int in_tile = lane; in_tile < g.width; in_tile += kWarpSize) {
+          Acc reduced = identity;
+          if (column_block * g.width + in_tile < g.inner) {
+            // The bands from the nearest INCLUSIVE one on, in order: it, then the AGGREGATEs
+            // after it. None of them lies above band 0: band 0 is INCLUSIVE, and so rank the
+            // lanes past the top, which come before it.
+            const std::int64_t nearest_tile = tile - (band - first_band - nearest) * g.column_blocks;
+            reduced = state.read_value(nearest_tile, inclusive_lanes ? kTileInclusive : kTileAggregate, in_tile);
+            reduced = state.reduce_aggregates(reduced, nearest_tile + g.column_blocks, g.column_blocks,
+                                              kWarpSize - 1 - nearest, in_tile, op);
           }
+          window_by_column[in_tile] = reduced;
         }
+        __syncwarp();
+        if (holder) {
 #pragma unroll
-        for (int j = 0; j < V; ++j) carry[j] = op(window[j], carry[j]);
+          for (int j = 0; j < V; ++j)
+            if (j < columns) carry[j] = op(window_by_column[first_column_in_tile + j], carry[j]);
+        }
+        __syncwarp();  // read before the next window writes
         if (inclusive_lanes) break;
       }
       Acc inclusive[V];
