@@ -149,8 +149,11 @@ struct RowCursor {
 // configuration until the row sweep measures others (bench/NOTES.md, "Scans along an axis").
 using RowsConfig = TunedConfig<256, 16, Publish::Exchange, 1, 1, 0, Aggregate::AfterScan>;
 
+// At least one block a SM, said outright: without it ptxas held the 2x2 matrix product's kernel
+// (pairs of 16-byte values) below what it needs, and spilled; the 32-bit kernels keep their
+// registers (69-72), the 64-bit ones take 113-117 (was 103-108: two blocks a SM either way).
 template <class Config, class Args>
-__global__ void __launch_bounds__(Config::kThreads)
+__global__ void __launch_bounds__(Config::kThreads, 1)
     rows_scan_kernel(Args args, std::int64_t length, typename Config::template State<typename Args::AccT> state,
                      std::uint32_t tiles) {
   using Tile = typename Config::Tile;
