@@ -32,9 +32,10 @@
 //   row's first item; 2. scan each warp's run of pairs; 3. combine the warp totals (one
 //   barrier); 4. warp 0 publishes the tile's total, INCLUSIVE at once when a row starts in the
 //   tile (closed; the look-back then serves only the items before that start), else AGGREGATE,
-//   looks back and publishes INCLUSIVE; 5. a second barrier hands out the carry-in; 6. put the carry-in and the warps before in front of every pair (the flags stop
-//   it at the first row start), and store the values; an exclusive scan puts the initial value
-//   on each row's first item; the row totals go to Options::total when asked.
+//   looks back and publishes INCLUSIVE; 5. a second barrier hands out the carry-in; 6. put the
+//   carry-in and the warps before in front of every pair (the flags stop it at the first row
+//   start), and store the values; an exclusive scan puts the initial value on each row's first
+//   item; the row totals go to Options::total when asked.
 // Reverse scans (suffix sums along each row) number the elements from the end of the array
 // (TileOrder): the rows are whole, so in that order too a row starts every `length` elements.
 //
