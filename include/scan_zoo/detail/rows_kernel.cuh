@@ -162,6 +162,7 @@ __global__ void __launch_bounds__(Config::kThreads, 1)
   using Op = typename Args::OpT;
   using Pair = Headed<Acc>;
   using Lifted = RestartAtHeads<Op>;
+  using Lookback = typename Config::template Lookback<Acc>;
   using Order = TileOrder<Tile::template kVectorOfBoth<typename Args::InT, typename Args::OutT>, Args::kReverse>;
   constexpr int V = Order::kVector;
   constexpr int kRounds = Config::kItems / V;
@@ -188,7 +189,7 @@ __global__ void __launch_bounds__(Config::kThreads, 1)
     const typename Tile::template BlockTotals<Acc> totals = Tile::template combine_warps<Acc, Op>(warp_total, op);
     __shared__ Acc plain_carry;
     if (warp_id() == 0) {
-      const Acc prefix = typename Config::template Lookback<Acc>{state, tile}.template get_in_warp0<Acc, Op>(totals.tile, op);
+      const Acc prefix = Lookback{state, tile}.template get_in_warp0<Acc, Op>(totals.tile, op);
       if (lane_id() == 0) plain_carry = prefix;
     }
     __syncthreads();
@@ -225,7 +226,6 @@ __global__ void __launch_bounds__(Config::kThreads, 1)
   if (tiles > 1) {
     __shared__ Acc shared_carry;
     if (warp_id() == 0) {
-      using Lookback = typename Config::template Lookback<Acc>;
       const Lookback lookback{state, tile};
       const Acc prefix = look_back_in_warp0<Acc, Op, typename Config::Backoff>(
           state, tile, totals.tile.value, totals.tile.head != 0, [&] { return lookback.template walk<Acc, Op>(op); },
