@@ -51,10 +51,12 @@ for step in "${steps[@]}"; do
     # -vv (against make's -q): a line per test as it ends, so that a run stopped at its limit
     # still says which tests passed, and where the next call should start. TEST_JOBS (default
     # 8) runs the tests in that many processes where pytest-xdist is installed (the GPU machines
-    # have it): the GPU tests check results, never timings, and share the GPU well.
+    # have it): the GPU tests check results, never timings, and share the GPU well, except those
+    # past 2^32 elements, which one worker runs one at a time (--dist loadgroup: conftest's
+    # ONE_AT_A_TIME; with plain -n, two of them at once ran an H100 out of memory).
     test) parallel=""
           "${PYTHON:-python3}" -c "import xdist" 2>/dev/null && [ "${TEST_JOBS:-8}" -gt 1 ] &&
-            parallel="-n ${TEST_JOBS:-8}"
+            parallel="-n ${TEST_JOBS:-8} --dist loadgroup"
           test_args=("TESTS=${TESTS:-tests} -vv $parallel")
           timeout ${TEST_LIMIT:-540} make test "${test_args[@]}" >"$out/test.log" 2>&1
           status=$?

@@ -32,6 +32,15 @@ NO_CCCL_NEW = ROOT / "build" / "no_cccl_new.txt"
 TYPES = ["int32", "float32"]
 OPS = ["sum", "max", "min"]
 MODES = ["inclusive", "exclusive"]
+# The tests past 2^32 elements hold 34-56 GB of device memory each. Run in parallel (the device
+# session's pytest-xdist, --dist loadgroup), two of them at once exhaust an 80 GB GPU and the
+# tests beside them fail to create a stream: this group keeps them on one worker, one at a time.
+# Without xdist the mark is inert (registered in pytest_configure, below).
+ONE_AT_A_TIME = pytest.mark.xdist_group("beyond_2_to_the_32")
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "xdist_group(name): pytest-xdist runs a group's tests on one worker")
 
 
 def no_nccl():

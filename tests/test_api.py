@@ -12,7 +12,7 @@ import subprocess
 
 import pytest
 
-from conftest import ROOT, TEST_BIN, run
+from conftest import ONE_AT_A_TIME, ROOT, TEST_BIN, run
 
 EXAMPLES = ROOT / "build" / "examples"
 
@@ -57,6 +57,7 @@ def test_axis_selftest(gpu, seed):
     assert len(passed) == expected, f"{len(passed)} checks passed, {expected} expected\n{context}"
 
 
+@ONE_AT_A_TIME
 def test_api_at_2_to_the_32_plus_3(gpu, seed):
     free = subprocess.run(["nvidia-smi", "--query-gpu=memory.free", "--format=csv,noheader,nounits"],
                           capture_output=True, text=True)

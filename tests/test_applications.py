@@ -7,7 +7,7 @@ watchdog and repeated runs on one workspace."""
 import numpy as np
 import pytest
 
-from conftest import BIN, OPS, TYPES, built_types, parse_rows, run, tile_items
+from conftest import BIN, ONE_AT_A_TIME, OPS, TYPES, built_types, parse_rows, run, tile_items
 
 PAIRS = {"segmented_scan": "cub_segmented_scan", "stream_compaction": "cub_select",
          "radix_sort_three_kernels": "cub_radix_sort", "radix_sort_onesweep": "cub_radix_sort"}
@@ -239,6 +239,7 @@ def available_host_bytes():
 # descriptors become 128-bit pairs. Needs about 56 GB of GPU memory (input, output, the
 # workspace's copy of the keys, 4.3 GB of descriptors) and about 70 GB of host memory (input,
 # output, the reference sort and its buffer); minutes of CPU for the reference.
+@ONE_AT_A_TIME
 def test_radix_sort_onesweep_beyond_2_to_the_32(gpu):
     n = 2**32 + 1
     tiles = -(-n // tile_items("radix_sort_onesweep"))

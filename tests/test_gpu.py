@@ -9,7 +9,7 @@ import zlib
 import numpy as np
 import pytest
 
-from conftest import BIN, MODES, TEST_BIN, OPS, TYPES, VARIANTS, built, built_types, parse_rows, run, tile_items
+from conftest import BIN, MODES, ONE_AT_A_TIME, OPS, TEST_BIN, TYPES, VARIANTS, built, built_types, parse_rows, run, tile_items
 
 
 def edge_sizes(tile, rng):
@@ -209,6 +209,7 @@ def test_input_output_files(gpu, tmp_path, seed):
 # 64-bit tile counts (two-field descriptors above 2^32 - 1 elements).
 @pytest.mark.parametrize("variant", ["hierarchical_kogge_stone", "hierarchical_warp_tiled_coarsening_optimized",
                                      "reduce_then_scan", "cub_scan", "stream_compaction"])
+@ONE_AT_A_TIME
 def test_n_beyond_2_to_the_32(gpu, variant):
     n = 2**32 + 3
     if int(gpu["memory_bytes"]) < 2 * 4 * n + (4 << 30):

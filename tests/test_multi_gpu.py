@@ -11,7 +11,7 @@ import subprocess
 
 import pytest
 
-from conftest import BIN, MODES, OPS, ROOT, TEST_BIN, TYPES, parse_rows, run
+from conftest import BIN, MODES, ONE_AT_A_TIME, OPS, ROOT, TEST_BIN, TYPES, parse_rows, run
 
 SCANS = ["multi_gpu_scan", "multi_gpu_scan_then_add"]
 
@@ -104,6 +104,7 @@ def test_one_process_per_gpu_with_one_rank(nccl, gpu, tmp_path):
     assert not id_file.exists(), "rank 0 removes the id file once every rank has joined"
 
 
+@ONE_AT_A_TIME
 def test_a_shard_beyond_2_to_the_32(nccl, gpu):
     if int(gpu.get("memory_bytes", 0)) < 40 * 2**30:
         pytest.skip("needs ~35 GB of GPU memory")
