@@ -101,3 +101,17 @@ def test_a_wrong_operator_or_initial_value_is_refused_in_one_line(case, tmp_path
     errors = [line for line in output.splitlines()
               if re.search(r"\berror\b", line) and not re.search(r"errors? detected in the compilation", line)]
     assert len(errors) == 1 and message in errors[0], "\n".join(errors[:10]) or output[-2000:]
+
+
+def test_the_version_is_one_number_everywhere():
+    """SCAN_ZOO_VERSION, its three parts, the CMake project's version (what find_package checks)
+    and the CHANGELOG's newest released heading name the same version."""
+    header = (LIBRARY / "scan.cuh").read_text()
+    version = re.search(r'#define SCAN_ZOO_VERSION "(\d+\.\d+\.\d+)"', header).group(1)
+    parts = [re.search(rf"#define SCAN_ZOO_VERSION_{part} (\d+)", header).group(1)
+             for part in ("MAJOR", "MINOR", "PATCH")]
+    assert ".".join(parts) == version
+    cmake = re.search(r"project\(scan_zoo VERSION (\S+)", (ROOT / "CMakeLists.txt").read_text()).group(1)
+    assert cmake == version
+    released = re.findall(r"^## (\d+\.\d+\.\d+)", (ROOT / "CHANGELOG.md").read_text(), flags=re.M)
+    assert released and released[0] == version, f"CHANGELOG's newest release {released[:1]}, header {version}"

@@ -1,7 +1,8 @@
 // scan_zoo/axis.cuh -- scans along one axis of a batched array: every row of a matrix at once
 // (torch.cumsum(x, -1), offsets per row of a sparse matrix, top-p over a vocabulary) or every
 // column (torch.cumsum(x, 0)), in one launch, whatever the shape. Header-only, like scan.cuh
-// (which it includes).
+// (which it includes). A preview: outside version 1.0's promise (CHANGELOG.md), its interface
+// may still change in 1.x.
 //
 //   #include <scan_zoo/axis.cuh>
 //

@@ -117,10 +117,10 @@
 #include "detail/tuned_kernel.cuh"
 #include "operators.cuh"
 
-#define SCAN_ZOO_VERSION_MAJOR 0
-#define SCAN_ZOO_VERSION_MINOR 1
+#define SCAN_ZOO_VERSION_MAJOR 1
+#define SCAN_ZOO_VERSION_MINOR 0
 #define SCAN_ZOO_VERSION_PATCH 0
-#define SCAN_ZOO_VERSION "0.1.0"
+#define SCAN_ZOO_VERSION "1.0.0"
 
 namespace scan_zoo {
 
