@@ -4,7 +4,8 @@ initial value, two streams, reuse, failures, epoch wrap-around, an unzeroed work
 elements); the forms' self-test (tests/cuda/api_forms_selftest.cu: mixed types, stateful
 operators and lambdas, reverse scans, initial values, totals, forced configurations,
 deterministic scans); the scans along an axis (include/scan_zoo/axis.cuh,
-tests/cuda/axis_selftest.cu); the example program; and the CMake consumer built from the source
+tests/cuda/axis_selftest.cu) and the linear recurrence (include/scan_zoo/linear_recurrence.cuh,
+tests/cuda/recurrence_selftest.cu); the example program; and the CMake consumer built from the source
 tree (on any machine; the installed library: tests/test_install.py)."""
 import re
 import shutil
@@ -54,6 +55,20 @@ def test_axis_selftest(gpu, seed):
     passed = re.findall(r"^PASS ", result.stdout, re.M)
     shapes, checks_per_shape, caller_workspace, refusals = 45, 20, 4, 4
     expected = shapes * checks_per_shape + caller_workspace + refusals
+    assert len(passed) == expected, f"{len(passed)} checks passed, {expected} expected\n{context}"
+
+
+def test_recurrence_selftest(gpu, seed):
+    """The linear recurrence h[t] = a[t] h[t - 1] + b[t] (include/scan_zoo/linear_recurrence.cuh):
+    13 shapes (rows, columns, a middle axis), forward and reverse, in place, float and bf16 inputs,
+    exact against the loop where the data keep every state an integer, within rounding of a
+    double loop on real-valued maps; and the refusals (tests/cuda/recurrence_selftest.cu)."""
+    result = run([TEST_BIN / "recurrence_selftest", "--seed", seed], timeout=900)
+    context = f"seed {seed}\n{result.stdout[-4000:]}\n{result.stderr[-2000:]}"
+    assert result.returncode == 0 and "recurrence_selftest: 0 failed" in result.stdout, context
+    passed = re.findall(r"^PASS ", result.stdout, re.M)
+    shapes, exact_float, exact_bf16, rounding, refusals = 13, 4, 2, 2, 2
+    expected = shapes * (exact_float + exact_bf16 + rounding) + refusals
     assert len(passed) == expected, f"{len(passed)} checks passed, {expected} expected\n{context}"
 
 

@@ -77,7 +77,7 @@ inline std::uint64_t columns_layout(const ColumnGeometry& g, std::size_t acc_byt
 
 // The column scan's geometry for this shape and these pointers (ColumnsScan::vector_for).
 template <class In, class Out>
-ColumnGeometry columns_geometry(const Shape& shape, const In* in, const Out* out) {
+ColumnGeometry columns_geometry(const Shape& shape, typename InputPointer<In>::type in, const Out* out) {
   using Columns = ColumnsScan<>;
   return ColumnGeometry::make<ColumnsDefaultConfig>(shape.outer, shape.length, shape.inner,
                                                     Columns::vector_for<In, Out>(shape.inner, in, out));
@@ -95,9 +95,18 @@ inline std::int64_t element_count(const Shape& shape) {
   return count;
 }
 
+// A zipped input (zip.cuh) refuses what a pointer does, for each of its arrays.
+template <class A, class B, class Out>
+bool refuses(ZipPointer<A, B> in, const Out* out, std::int64_t n, int config) {
+  return refuses(in.first, out, n, config) || refuses(in.second, out, n, config);
+}
+
+// The scan of `shape` along its axis. In: the element type, read through InputPointer<In> (a
+// pointer, or two arrays zipped).
 template <class AccChoice, bool Reverse, class In, class Out, class Init, class Op, Determinism D>
-cudaError_t scan_along(const In* in, Out* out, const Shape& shape, ScanKind kind, const Init& initial, const Op& op,
-                       Workspace& workspace, cudaStream_t stream, const Options<Out, D>& options) {
+cudaError_t scan_along(typename InputPointer<In>::type in, Out* out, const Shape& shape, ScanKind kind,
+                       const Init& initial, const Op& op, Workspace& workspace, cudaStream_t stream,
+                       const Options<Out, D>& options) {
   using Acc = accumulator_t<AccChoice, Out>;
   static_assert(D == Determinism::NotGuaranteed,
                 "scan_zoo: Determinism::RunToRun is not implemented for scans along an axis yet");
@@ -110,7 +119,7 @@ cudaError_t scan_along(const In* in, Out* out, const Shape& shape, ScanKind kind
     const ScanArgs<In, Out, Acc, Op, Reverse> args{in, out, n, kind == ScanKind::Exclusive, front, op, options.total};
     std::uint32_t epoch = 0;
     if (shape.inner > 1) {
-      const ColumnGeometry g = columns_geometry(shape, in, out);
+      const ColumnGeometry g = columns_geometry<In>(shape, in, out);
       if (g.tiles() > INT32_MAX) return cudaErrorInvalidValue;  // a grid of more blocks than CUDA launches
       const std::size_t bytes = ColumnsScan<>::workspace_bytes<Acc>(g);
       if (const cudaError_t error = WorkspaceAccess::prepare(workspace, bytes, columns_layout(g, sizeof(Acc)), stream, epoch);
@@ -137,7 +146,7 @@ cudaError_t scan_along(const In* in, Out* out, const Shape& shape, ScanKind kind
 template <class AccChoice = UseDefault, class In, class Out, class Op, Determinism D = Determinism::NotGuaranteed>
 cudaError_t inclusive_scan(const In* in, Out* out, const Shape& shape, Op op, Workspace& workspace,
                            cudaStream_t stream = 0, const Options<Out, D>& options = {}) {
-  return detail::scan_along<AccChoice, false>(in, out, shape, detail::ScanKind::Inclusive, detail::IdentityInFront{},
+  return detail::scan_along<AccChoice, false, In>(in, out, shape, detail::ScanKind::Inclusive, detail::IdentityInFront{},
                                               op, workspace, stream, options);
 }
 
@@ -145,7 +154,7 @@ template <class AccChoice = UseDefault, class In, class Out, class Init, class O
           Determinism D = Determinism::NotGuaranteed>
 cudaError_t inclusive_scan_init(const In* in, Out* out, const Shape& shape, const Init& initial, Op op,
                                 Workspace& workspace, cudaStream_t stream = 0, const Options<Out, D>& options = {}) {
-  return detail::scan_along<AccChoice, false>(in, out, shape, detail::ScanKind::Inclusive, initial, op, workspace,
+  return detail::scan_along<AccChoice, false, In>(in, out, shape, detail::ScanKind::Inclusive, initial, op, workspace,
                                               stream, options);
 }
 
@@ -153,14 +162,14 @@ template <class AccChoice = UseDefault, class In, class Out, class Init, class O
           Determinism D = Determinism::NotGuaranteed>
 cudaError_t exclusive_scan(const In* in, Out* out, const Shape& shape, const Init& initial, Op op,
                            Workspace& workspace, cudaStream_t stream = 0, const Options<Out, D>& options = {}) {
-  return detail::scan_along<AccChoice, false>(in, out, shape, detail::ScanKind::Exclusive, initial, op, workspace,
+  return detail::scan_along<AccChoice, false, In>(in, out, shape, detail::ScanKind::Exclusive, initial, op, workspace,
                                               stream, options);
 }
 
 template <class AccChoice = UseDefault, class In, class Out, class Op, Determinism D = Determinism::NotGuaranteed>
 cudaError_t reverse_inclusive_scan(const In* in, Out* out, const Shape& shape, Op op, Workspace& workspace,
                                    cudaStream_t stream = 0, const Options<Out, D>& options = {}) {
-  return detail::scan_along<AccChoice, true>(in, out, shape, detail::ScanKind::Inclusive, detail::IdentityInFront{},
+  return detail::scan_along<AccChoice, true, In>(in, out, shape, detail::ScanKind::Inclusive, detail::IdentityInFront{},
                                              op, workspace, stream, options);
 }
 
@@ -169,7 +178,7 @@ template <class AccChoice = UseDefault, class In, class Out, class Init, class O
 cudaError_t reverse_inclusive_scan_init(const In* in, Out* out, const Shape& shape, const Init& initial, Op op,
                                         Workspace& workspace, cudaStream_t stream = 0,
                                         const Options<Out, D>& options = {}) {
-  return detail::scan_along<AccChoice, true>(in, out, shape, detail::ScanKind::Inclusive, initial, op, workspace,
+  return detail::scan_along<AccChoice, true, In>(in, out, shape, detail::ScanKind::Inclusive, initial, op, workspace,
                                              stream, options);
 }
 
@@ -177,7 +186,7 @@ template <class AccChoice = UseDefault, class In, class Out, class Init, class O
           Determinism D = Determinism::NotGuaranteed>
 cudaError_t reverse_exclusive_scan(const In* in, Out* out, const Shape& shape, const Init& initial, Op op,
                                    Workspace& workspace, cudaStream_t stream = 0, const Options<Out, D>& options = {}) {
-  return detail::scan_along<AccChoice, true>(in, out, shape, detail::ScanKind::Exclusive, initial, op, workspace,
+  return detail::scan_along<AccChoice, true, In>(in, out, shape, detail::ScanKind::Exclusive, initial, op, workspace,
                                              stream, options);
 }
 

@@ -56,6 +56,7 @@
 #include "tuned_kernel.cuh"
 #include "vector_access.cuh"
 #include "warp.cuh"
+#include "zip.cuh"
 
 namespace scan_zoo::detail {
 
@@ -147,6 +148,25 @@ struct ColumnTileState {
   }
 };
 
+// V columns of one row, converted to Acc, with one vector load (or one per array of a zipped
+// input, zip.cuh); `at` is aligned to the vector.
+template <class In, class Acc, int V>
+__device__ __forceinline__ void load_columns(const In* at, Acc (&row)[V]) {
+  using Vec = VectorOf<In, V * sizeof(In)>;
+  const typename Vec::Chunk chunk = Vec::load(at, 0);
+#pragma unroll
+  for (int j = 0; j < V; ++j) row[j] = static_cast<Acc>(chunk.item[j]);
+}
+template <class A, class B, class Acc, int V>
+__device__ __forceinline__ void load_columns(ZipPointer<A, B> at, Acc (&row)[V]) {
+  A firsts[V];
+  B seconds[V];
+  load_columns(at.first, firsts);
+  load_columns(at.second, seconds);
+#pragma unroll
+  for (int j = 0; j < V; ++j) row[j] = static_cast<Acc>(Zip<A, B>{firsts[j], seconds[j]});
+}
+
 // At least one block a SM, said outright: without it ptxas held some instances (64-bit V = 1) to
 // 64 registers and spilled.
 template <class Config, int V, class Args>
@@ -189,11 +209,8 @@ __global__ void __launch_bounds__(Config::kThreads, 1)
     const std::int64_t s = first_row + k;
     const bool row_here = s < g.length;
     if constexpr (V > 1) {
-      using Vec = VectorOf<typename Args::InT, V * sizeof(typename Args::InT)>;
       if (row_here && columns == V) {
-        const typename Vec::Chunk chunk_of_row = Vec::load(args.in + at(s), 0);
-#pragma unroll
-        for (int j = 0; j < V; ++j) items[k][j] = static_cast<Acc>(chunk_of_row.item[j]);
+        load_columns(args.in + at(s), items[k]);
         continue;
       }
     }
@@ -355,16 +372,29 @@ struct ColumnsScan {
     while (2 * count * int(sizeof(T)) <= 16) count *= 2;
     return count;
   }();
+  // A zipped input (zip.cuh) counts as its wider array, and both its arrays must be aligned.
   template <class In, class Out>
-  static constexpr int kVector = kVectorOf<In> < kVectorOf<Out> ? kVectorOf<In> : kVectorOf<Out>;
+  static constexpr int kVector = kVectorOf<typename LoadUnit<In>::type> < kVectorOf<Out>
+                                     ? kVectorOf<typename LoadUnit<In>::type>
+                                     : kVectorOf<Out>;
 
   template <class In, class Out>
-  static int vector_for(std::int64_t inner, const void* in, const void* out) {
+  static int vector_for(std::int64_t inner, typename InputPointer<In>::type in, const Out* out) {
     constexpr int V = kVector<In, Out>;
-    const bool aligned = reinterpret_cast<std::uintptr_t>(in) % (V * sizeof(In)) == 0 &&
-                         reinterpret_cast<std::uintptr_t>(out) % (V * sizeof(Out)) == 0;
-    return inner % V == 0 && aligned ? V : 1;
+    return inner % V == 0 && aligned(in, V) && aligned(out, V) ? V : 1;
   }
+
+ private:
+  template <class T>
+  static bool aligned(const T* pointer, int vector) {
+    return reinterpret_cast<std::uintptr_t>(pointer) % (vector * sizeof(T)) == 0;
+  }
+  template <class A, class B>
+  static bool aligned(ZipPointer<A, B> pointer, int vector) {
+    return aligned(pointer.first, vector) && aligned(pointer.second, vector);
+  }
+
+ public:
 
   template <class Acc>
   static std::size_t workspace_bytes(const ColumnGeometry& g) {

@@ -39,6 +39,7 @@
 #include "core.cuh"
 #include "vector_access.cuh"
 #include "warp.cuh"
+#include "zip.cuh"
 
 namespace scan_zoo::detail {
 
@@ -71,9 +72,11 @@ struct RegisterTile {
   }();
   // A scan that reads one type and writes another moves both in vectors of as many elements:
   // 16 bytes of the wider type, fewer of the narrower (bf16 in, float out: 8-byte loads and
-  // 16-byte stores).
+  // 16-byte stores). A zipped input counts as its wider array (zip.cuh, LoadUnit).
   template <class In, class Out>
-  static constexpr int kVectorOfBoth = kVector<In> < kVector<Out> ? kVector<In> : kVector<Out>;
+  static constexpr int kVectorOfBoth = kVector<typename LoadUnit<In>::type> < kVector<Out>
+                                           ? kVector<typename LoadUnit<In>::type>
+                                           : kVector<Out>;
 
   // The offset in the tile of item j of round k of the calling thread, with V-element vectors.
   // A tile of one warp (Threads = 32) is the calling warp's own, whatever the warp's place in its
@@ -118,6 +121,23 @@ struct RegisterTile {
           items[k * V + j] = i < valid ? static_cast<Acc>(Order::kReverse ? tile[-1 - i] : tile[i]) : pad;
         }
     }
+  }
+
+  // A zipped input (zip.cuh): each array loaded by the form above in its own type, then
+  // items[i] = Acc(Zip{first[i], second[i]}), or `pad` past `valid`.
+  template <class A, class B, class Acc, class Order>
+  __device__ static void load(ZipPointer<A, B> tile, int valid, Acc (&items)[Items], Acc pad, Order order) {
+    A firsts[Items];
+    B seconds[Items];
+    load(tile.first, valid, firsts, A{}, order);
+    load(tile.second, valid, seconds, B{}, order);
+#pragma unroll
+    for (int k = 0; k < Items / Order::kVector; ++k)
+#pragma unroll
+      for (int j = 0; j < Order::kVector; ++j) {
+        const int i = k * Order::kVector + j;
+        items[i] = offset<Order::kVector>(k, j) < valid ? static_cast<Acc>(Zip<A, B>{firsts[i], seconds[i]}) : pad;
+      }
   }
 
   // The element of item offset(k, j) = Out(items[k * V + j]), for the first `valid` items.

@@ -145,7 +145,7 @@ struct ScanArgs {
   // The fixed-order look-back (lookback.cuh): the same bits in every run, floating point included.
   static constexpr bool kDeterministic = Deterministic;
 
-  const In* in;
+  typename InputPointer<In>::type in;  // const In*, or two arrays read as one (zip.cuh)
   Out* out;
   std::int64_t n;
   bool exclusive;
