@@ -3,7 +3,8 @@ cub_row_scan_by_key, cub_row_scans and cub_device_segmented_scan) at row lengths
 and a tile; down columns (column_scan and cub_column_scans) at column counts narrower than a
 vector, a group of lanes and a warp's columns, wider ones, odd and even; every type each was built
 for, every operator and mode, in and out of place, each element checked against the CPU reference
-of its line (verify_rows_scan, verify_columns_scan); and a timed run of each axis. The library's
+of its line (verify_rows_scan, verify_columns_scan); linear_recurrence at every row length; and a
+timed run of each axis. The library's
 own self-test of the axis API is tests/test_api.py::test_axis_selftest; the CPU-side checks of
 --row-length and --columns are in tests/test_harness_cpu.py."""
 import pytest
@@ -19,7 +20,8 @@ ROW_LENGTHS = [1, 2, 3, 4, 5, 31, 127, 128, 129, TILE - 1, TILE, TILE + 1, 3 * T
 # warp's columns (128 int32) and several blocks of them.
 COLUMN_COUNTS = [1, 2, 3, 4, 5, 8, 31, 64, 100, 128, 129, 512, 1000]
 AXES = {"row": ("--row-length", "length", ROW_LENGTHS), "column": ("--columns", "columns", COLUMN_COUNTS)}
-AXIS_VARIANTS = [v for v in VARIANTS if SOURCES[v].parent.name == "axis"]
+# The scans of src/axis/; linear_recurrence, which scans maps of its own, has its test below.
+AXIS_VARIANTS = [v for v in VARIANTS if SOURCES[v].parent.name == "axis" and v != "linear_recurrence"]
 
 
 def axis_of(variant):
@@ -76,3 +78,23 @@ def test_timed_run(gpu, variant, option, extent, mode):
     row = parse_rows(result.stdout)[0]
     assert (row["status"], row["mode"], row["n"]) == ("PASS", mode, "1048576"), result.stdout
     assert float(row["median_ms"]) > 0
+
+
+def test_linear_recurrence_along_rows(gpu, seed):
+    """linear_recurrence (h[t] = a[t] h[t - 1] + b[t] along rows): float32 at every row length
+    above, each element against the loop in double (exact: the states are small integers); the
+    operators and modes it has not (anything but sum inclusive, and int32) are WAIVED rows."""
+    for extent in ROW_LENGTHS:
+        sizes = sizes_for("linear_recurrence", extent)
+        result = run([BIN / "linear_recurrence", ",".join(map(str, sizes)), "--row-length", str(extent),
+                      "--type", "float32", "--check-only", "--seed", seed], timeout=600)
+        context = f"seed {seed}, --row-length {extent}, sizes {sizes}\n{result.stderr[-3000:]}"
+        assert result.returncode == 0, context
+        rows = parse_rows(result.stdout)
+        assert len(rows) == len(sizes) and {r["status"] for r in rows} == {"PASS"}, context
+        assert {r["mode"] for r in rows} == {f"recurrence-length{extent}"}, context
+    refused = run([BIN / "linear_recurrence", "4096", "--type", "float32,int32", "--op", "sum,max",
+                   "--mode", "inclusive,exclusive", "--check-only"])
+    statuses = [(r["type"], r["op"], r["status"]) for r in parse_rows(refused.stdout)]
+    assert refused.returncode == 3 and statuses.count(("float32", "sum", "PASS")) == 1, refused.stdout
+    assert sum(s == "WAIVED" for *_, s in statuses) == len(statuses) - 1, refused.stdout

@@ -72,7 +72,7 @@ def test_64_bit_and_unsigned_types_at_edge_sizes(gpu, seed, variant):
 
 # Problems that cannot run in place (a copy onto itself, the applications) waive --in-place.
 NOT_IN_PLACE = {"memcpy_baseline", "multi_gpu_memcpy", "segmented_scan", "cub_segmented_scan", "stream_compaction", "cub_select",
-                "radix_sort_three_kernels", "radix_sort_onesweep", "cub_radix_sort"}
+                "radix_sort_three_kernels", "radix_sort_onesweep", "cub_radix_sort", "linear_recurrence"}
 
 
 @pytest.mark.parametrize("variant", built(VARIANTS))
