@@ -133,11 +133,15 @@ print(plots.fastest(rows, [v for v in ok["variant"].unique() if v not in plots.R
           tail -n 2 "$out/multi_gpu_bench.log" ;;
     library)  # issue 32's evidence, after `build`: the library's self-tests (a PASS line per
           # configuration, type and operator), the determinism and mixed-types probes, and the tuned
-          # scan beside CUB and memcpy, before (a binary of the commit in BEFORE_COMMIT, carried in
-          # .devcarry/before/, when there is one) and after; all into bench/<gpu>/library/, which
-          # comes back as one archive, $OUT/library_<gpu>.tgz (unpack it at the tree's root).
+          # scan beside CUB and memcpy: into tuned/timing.txt, or, with a binary of the commit in
+          # BEFORE_COMMIT carried in .devcarry/before/, into tuned_before_after/ as after.txt and
+          # before.txt, both sweeps of one call (a pair from two calls would not compare); all into
+          # bench/<gpu>/library/, which comes back as one archive, $OUT/library_<gpu>.tgz (unpack
+          # it at the tree's root).
           dir=$(gpu_dir)/library
-          mkdir -p "$dir/configs" "$dir/determinism" "$dir/mixed_types" "$dir/tuned_before_after"
+          tuned_out=$dir/tuned/timing.txt
+          [ -x .devcarry/before/single_pass_scan_tuned ] && tuned_out=$dir/tuned_before_after/after.txt
+          mkdir -p "$dir/configs" "$dir/determinism" "$dir/mixed_types" "$(dirname "$tuned_out")"
           status=0
           timeout 300 make -j"$(nproc)" build/tune/determinism build/tune/mixed_types >"$out/library_build.log" 2>&1 || status=$?
           header() { echo "# $1"; echo "# gpu: $(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)"
@@ -151,7 +155,7 @@ print(plots.fastest(rows, [v for v in ok["variant"].unique() if v not in plots.R
           { header "build/tune/mixed_types"; timeout 240 build/tune/mixed_types; } \
             >"$dir/mixed_types/timing.txt" 2>"$out/mixed_types.log" || status=$?
           timeout 240 ./bench.sh --variants memcpy_baseline,cub_scan,single_pass_scan_tuned \
-            --out "$dir/tuned_before_after/after.txt" 2>"$out/tuned_after.log" || status=$?
+            --out "$tuned_out" 2>"$out/tuned_after.log" || status=$?
           if [ -x .devcarry/before/single_pass_scan_tuned ]; then
             cp bin/memcpy_baseline bin/cub_scan .devcarry/before/
             SCAN_ZOO_COMMIT=${BEFORE_COMMIT:-before} timeout 240 ./bench.sh --bin-dir .devcarry/before \
