@@ -4,8 +4,9 @@ initial value, two streams, reuse, failures, epoch wrap-around, an unzeroed work
 elements); the forms' self-test (tests/cuda/api_forms_selftest.cu: mixed types, stateful
 operators and lambdas, reverse scans, initial values, totals, forced configurations,
 deterministic scans); the scans along an axis (include/scan_zoo/axis.cuh,
-tests/cuda/axis_selftest.cu) and the linear recurrence (include/scan_zoo/linear_recurrence.cuh,
-tests/cuda/recurrence_selftest.cu); the example program; and the CMake consumer built from the source
+tests/cuda/axis_selftest.cu), the linear recurrence (include/scan_zoo/linear_recurrence.cuh,
+tests/cuda/recurrence_selftest.cu) and the segments given by offsets (include/scan_zoo/segmented.cuh,
+tests/cuda/segmented_selftest.cu); the example program; and the CMake consumer built from the source
 tree (on any machine; the installed library: tests/test_install.py)."""
 import re
 import shutil
@@ -69,6 +70,20 @@ def test_recurrence_selftest(gpu, seed):
     passed = re.findall(r"^PASS ", result.stdout, re.M)
     shapes, exact_float, exact_bf16, rounding, refusals = 13, 4, 2, 2, 2
     expected = shapes * (exact_float + exact_bf16 + rounding) + refusals
+    assert len(passed) == expected, f"{len(passed)} checks passed, {expected} expected\n{context}"
+
+
+def test_segmented_selftest(gpu, seed):
+    """Scans of segments given by begin and end offsets (include/scan_zoo/segmented.cuh): 9
+    layouts (CSR of short, tile-sized and long segments, empty segments, gaps before, between and
+    after, end < begin), 32- and 64-bit offsets, six types and forms, in place, elements outside
+    the segments left alone; and the refusals (tests/cuda/segmented_selftest.cu)."""
+    result = run([TEST_BIN / "segmented_selftest", "--seed", seed], timeout=900)
+    context = f"seed {seed}\n{result.stdout[-4000:]}\n{result.stderr[-2000:]}"
+    assert result.returncode == 0 and "segmented_selftest: 0 failed" in result.stdout, context
+    passed = re.findall(r"^PASS ", result.stdout, re.M)
+    layouts, offset_widths, checks_per_layout, refusals = 9, 2, 10, 4
+    expected = layouts * offset_widths * checks_per_layout + refusals
     assert len(passed) == expected, f"{len(passed)} checks passed, {expected} expected\n{context}"
 
 

@@ -134,7 +134,7 @@ cudaError_t scan_along(typename InputPointer<In>::type in, Out* out, const Shape
         error != cudaSuccess)
       return error;
     const Scratch memory = WorkspaceAccess::memory(workspace);
-    return RowsScan::launch(args, shape.length, {memory.data, bytes}, epoch, stream);
+    return RowsScan::launch(args, RowStarts{shape.length}, {memory.data, bytes}, epoch, stream);
   } else {
     return cudaErrorInvalidValue;  // unreachable: a static_assert above has failed
   }

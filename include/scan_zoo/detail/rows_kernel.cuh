@@ -144,6 +144,40 @@ struct RowCursor {
   }
 };
 
+// Where lines start, for the kernel below: the rows of the array, one every `length` elements,
+// found by arithmetic. (segment_starts.cuh has the other kind: segments given by offsets.) A
+// Starts type gives each tile an InTile: `plain` (no line starts in the tile: the tuned kernel's
+// steps serve it), a cursor over the thread's items (starts_row(j), next_round(); with
+// kLineTotals also ends_row(j) and row_of(j) for Options::total), and the tile's store.
+struct RowStarts {
+  static constexpr bool kLineTotals = true;
+  std::int64_t length;
+
+  struct InTile {
+    std::int64_t begin;
+    std::int64_t length;
+    bool plain;
+
+    // The cursor of the thread whose first item is `offset` in the tile.
+    template <class Tile, int V>
+    __device__ RowCursor<V> cursor(int offset) const {
+      return RowCursor<V>(begin + offset, length);
+    }
+    template <class Tile, class Order, class Out, class Acc, int Items>
+    __device__ void store(Out* at, int valid, const Acc (&items)[Items]) const {
+      Tile::store(at, valid, items, Order{});
+    }
+  };
+
+  // No row starts at begin .. begin + valid: the element after the tile counted, so that a row
+  // ending on the tile's last item (whose total the lifted steps write) is never plain.
+  template <class Config>
+  __device__ InTile at_tile(std::int64_t begin, int valid) const {
+    const std::int64_t past_row_start = begin % length;
+    return {begin, length, past_row_start != 0 && length - past_row_start > valid};
+  }
+};
+
 // The row configuration: the tuned space's 256 x 16 tile, exchange, dense descriptors, a window
 // of 32, spinning, aggregate after the scan (the fallback of the shipped table, tuned_table.cuh).
 // Pairs take twice the registers of plain values, so the 32-item tiles are left out. One
@@ -153,9 +187,9 @@ using RowsConfig = TunedConfig<256, 16, Publish::Exchange, 1, 1, 0, Aggregate::A
 // At least one block a SM, said outright: without it ptxas held the 2x2 matrix product's kernel
 // (pairs of 16-byte values) below what it needs, and spilled; the 32-bit kernels keep their
 // registers (69-72), the 64-bit ones take 113-117 (was 103-108: two blocks a SM either way).
-template <class Config, class Args>
+template <class Config, class Args, class Starts>
 __global__ void __launch_bounds__(Config::kThreads, 1)
-    rows_scan_kernel(Args args, std::int64_t length, typename Config::template State<typename Args::AccT> state,
+    rows_scan_kernel(Args args, Starts starts, typename Config::template State<typename Args::AccT> state,
                      std::uint32_t tiles) {
   using Tile = typename Config::Tile;
   using Acc = typename Args::AccT;
@@ -172,19 +206,19 @@ __global__ void __launch_bounds__(Config::kThreads, 1)
   const std::int64_t begin = std::int64_t(tile) * Config::kTileItems;
   const int valid = tile_extent(begin, args.n, Config::kTileItems);
   const std::int64_t at = Args::kReverse ? args.n - begin : begin;
-  const std::int64_t rows = args.n / length;
+  std::int64_t rows = 0;  // with line totals
+  if constexpr (Starts::kLineTotals) rows = args.n / starts.length;
   Acc items[Config::kItems];
 
   // 1. Load.
   Tile::load(args.in + at, valid, items, op.template identity<Acc>(), Order{});
 
-  // 2-6 for a plain tile: no row starts at begin .. begin + valid (the element after the tile
-  // counted, so that the row ends on the tile's last item and the array's end, whose totals the
-  // lifted steps write, are never here). Rows longer than a tile make nearly every tile plain,
-  // and a plain tile is the tuned kernel's (tuned_kernel.cuh): plain values, a walk that ends at
-  // the nearest closed tile, the carry in front. The test is uniform in the block.
-  const std::int64_t past_row_start = begin % length;
-  if (past_row_start != 0 && length - past_row_start > valid) {
+  // 2-6 for a plain tile: no line starts in it (Starts::at_tile says; uniform in the block).
+  // Lines longer than a tile make nearly every tile plain, and a plain tile is the tuned
+  // kernel's (tuned_kernel.cuh): plain values, a walk that ends at the nearest closed tile, the
+  // carry in front.
+  const auto lines = starts.template at_tile<Config>(begin, valid);
+  if (lines.plain) {
     const Acc warp_total = Tile::template scan_warp<Acc, Op, V>(items, args.exclusive, op);
     const typename Tile::template BlockTotals<Acc> totals = Tile::template combine_warps<Acc, Op>(warp_total, op);
     __shared__ Acc plain_carry;
@@ -203,7 +237,7 @@ __global__ void __launch_bounds__(Config::kThreads, 1)
   const Acc initial = args.front.fold(op);
   Pair pairs[Config::kItems];
   {
-    RowCursor<V> cursor(begin + Tile::template offset<V>(0, 0), length);
+    auto cursor = lines.template cursor<Tile, V>(Tile::template offset<V>(0, 0));
 #pragma unroll
     for (int k = 0; k < kRounds; ++k) {
 #pragma unroll
@@ -244,44 +278,48 @@ __global__ void __launch_bounds__(Config::kThreads, 1)
   // row's the tile's total.
   Tile::template prepend<Pair, Lifted>(pairs, lifted(Pair{carry, 0u}, totals.before_warp), lifted);
   {
-    RowCursor<V> cursor(begin + Tile::template offset<V>(0, 0), length);
+    auto cursor = lines.template cursor<Tile, V>(Tile::template offset<V>(0, 0));
 #pragma unroll
     for (int k = 0; k < kRounds; ++k) {
 #pragma unroll
       for (int j = 0; j < V; ++j) {
         const Acc value = pairs[k * V + j].value;
         const bool head = cursor.starts_row(j);
-        if (args.total && Tile::template offset<V>(k, j) < valid) {
-          const std::int64_t row = cursor.row_of(j);  // in scan order
-          if (!args.exclusive && cursor.ends_row(j))
-            args.total[Args::kReverse ? rows - 1 - row : row] = static_cast<typename Args::OutT>(value);
-          if (args.exclusive && head && row > 0)
-            args.total[Args::kReverse ? rows - row : row - 1] = static_cast<typename Args::OutT>(value);
+        if constexpr (Starts::kLineTotals) {
+          if (args.total && Tile::template offset<V>(k, j) < valid) {
+            const std::int64_t row = cursor.row_of(j);  // in scan order
+            if (!args.exclusive && cursor.ends_row(j))
+              args.total[Args::kReverse ? rows - 1 - row : row] = static_cast<typename Args::OutT>(value);
+            if (args.exclusive && head && row > 0)
+              args.total[Args::kReverse ? rows - row : row - 1] = static_cast<typename Args::OutT>(value);
+          }
         }
         items[k * V + j] = args.exclusive && head ? initial : value;
       }
       cursor.next_round();
     }
   }
-  Tile::store(args.out + at, valid, items, Order{});
-  if (args.exclusive && args.total && tile == tiles - 1 && threadIdx.x == 0)
-    args.total[Args::kReverse ? 0 : rows - 1] =
-        static_cast<typename Args::OutT>(lifted(Pair{carry, 0u}, totals.tile).value);
+  lines.template store<Tile, Order>(args.out + at, valid, items);
+  if constexpr (Starts::kLineTotals)
+    if (args.exclusive && args.total && tile == tiles - 1 && threadIdx.x == 0)
+      args.total[Args::kReverse ? 0 : rows - 1] =
+          static_cast<typename Args::OutT>(lifted(Pair{carry, 0u}, totals.tile).value);
 }
 
 // The row scan's scratch memory (the tuned scan's, for its configuration) and launch.
 struct RowsScan : TunedScan<RowsConfig> {
   using Config = RowsConfig;
 
-  // args.n = rows x length elements; returns the launch's error.
-  template <class Args>
-  static cudaError_t launch(const Args& args, std::int64_t length, Scratch scratch, std::uint32_t epoch,
+  // args.n elements, their lines where `starts` says (RowStarts: rows x length elements);
+  // returns the launch's error.
+  template <class Args, class Starts>
+  static cudaError_t launch(const Args& args, const Starts& starts, Scratch scratch, std::uint32_t epoch,
                             cudaStream_t stream) {
     if (args.n == 0) return cudaSuccess;
     const std::int64_t tiles = ceil_div<std::int64_t>(args.n, Config::kTileItems);
     const auto state = Descriptors<typename Args::AccT>::for_run(scratch, tiles, epoch);
-    rows_scan_kernel<Config, Args><<<static_cast<unsigned>(tiles), Config::kThreads, 0, stream>>>(
-        args, length, state, static_cast<std::uint32_t>(tiles));
+    rows_scan_kernel<Config, Args, Starts><<<static_cast<unsigned>(tiles), Config::kThreads, 0, stream>>>(
+        args, starts, state, static_cast<std::uint32_t>(tiles));
     return cudaGetLastError();
   }
 };

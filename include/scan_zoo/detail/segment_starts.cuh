@@ -1,0 +1,142 @@
+// scan_zoo/detail/segment_starts.cuh -- where lines start for the row kernel (rows_kernel.cuh)
+// when they are segments given by offsets (segmented.cuh): segment s holds the elements
+// begins[s] .. ends[s] - 1, the segments in ascending order and disjoint, gaps allowed between
+// them and around them (their elements are left as they were), empty segments anywhere.
+//
+// Each tile finds its segments itself, with no pass before the scan:
+//   1. warp 0 finds the last segment that starts at or before the tile's first element, by a
+//      32-way search of `begins` (four rounds for 2^20 segments);
+//   2. the block marks, in shared memory, the tile's items that start a segment and those that lie
+//      in a gap, a thread a segment (the segments that start in the tile, and the one before);
+//   3. a tile with no mark is plain (the tuned kernel's steps); any other runs the lifted steps,
+//      where an item in a gap also counts as a start (so a tile with a gap is closed and no
+//      look-back walks through it), and its store leaves the gaps' elements alone.
+// A gap's marks are written one element at a time by the thread of the segment before it: the
+// cost of a gap is its length, spread over the tiles it covers.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "core.cuh"
+#include "warp.cuh"
+
+namespace scan_zoo::detail {
+
+template <class Offset>
+struct SegmentStarts {
+  static constexpr bool kLineTotals = false;
+  const Offset* begins;
+  const Offset* ends;
+  std::int64_t segments;
+  std::int64_t n;
+
+  // The marks of one tile's items, in shared memory: `heads` (a segment, or a gap, starts there:
+  // a restart of the lifted scan) and `outside` (in a gap: not stored).
+  template <int TileItems>
+  struct Marks {
+    std::uint8_t heads[TileItems];
+    std::uint8_t outside[TileItems];
+  };
+
+  // The thread's items, round after round (RegisterTile's layout: round k's first item is
+  // kStep further than round k - 1's).
+  template <int V>
+  struct Cursor {
+    static constexpr int kStep = kWarpSize * V;
+    const std::uint8_t* heads;
+    int position;
+
+    __device__ bool starts_row(int j) const { return heads[position + j] != 0; }
+    __device__ void next_round() { position += kStep; }
+  };
+
+  template <int TileItems>
+  struct InTile {
+    const Marks<TileItems>* marks;
+    bool plain;
+    bool leaves_out;
+
+    template <class Tile, int V>
+    __device__ Cursor<V> cursor(int offset) const {
+      return {marks->heads, offset};
+    }
+    // Every item of the tile but those in gaps.
+    template <class Tile, class Order, class Out, class Acc, int Items>
+    __device__ void store(Out* at, int valid, const Acc (&items)[Items]) const {
+      if (!leaves_out) return Tile::store(at, valid, items, Order{});
+      constexpr int V = Order::kVector;
+#pragma unroll
+      for (int k = 0; k < Items / V; ++k)
+#pragma unroll
+        for (int j = 0; j < V; ++j) {
+          const int i = Tile::template offset<V>(k, j);
+          if (i < valid && !marks->outside[i]) at[i] = static_cast<Out>(items[k * V + j]);
+        }
+    }
+  };
+
+  // 1. The number of segments that start at or before `index`, less one: the segment `index`
+  // lies in or after (-1: before the first). Warp 0, every lane; the answer on every lane.
+  __device__ std::int64_t last_starting_by(std::int64_t index) const {
+    std::int64_t low = 0, high = segments;  // the count lies in [low, high]
+    while (low < high) {
+      const std::int64_t step = ceil_div<std::int64_t>(high - low, kWarpSize);
+      const std::int64_t probe = low + lane_id() * step;
+      const bool by = probe < high && static_cast<std::int64_t>(begins[probe]) <= index;
+      const unsigned ballot = __ballot_sync(~0u, by);
+      if (ballot == 0) break;  // begins[low] > index: the count is low
+      const std::int64_t last = low + (kWarpSize - 1 - __clz(ballot)) * step;
+      low = last + 1;
+      high = last + step < high ? last + step : high;
+    }
+    return low - 1;
+  }
+
+  template <class Config>
+  __device__ InTile<Config::kTileItems> at_tile(std::int64_t begin, int valid) const {
+    constexpr int kTileItems = Config::kTileItems;
+    __shared__ Marks<kTileItems> marks;
+    __shared__ std::int64_t first;
+    for (int i = threadIdx.x; i < kTileItems; i += Config::kThreads) marks.heads[i] = marks.outside[i] = 0;
+    if (warp_id() == 0) {
+      const std::int64_t found = last_starting_by(begin);
+      if (lane_id() == 0) first = found;
+    }
+    __syncthreads();
+
+    // 2. A thread a segment, from the one the tile begins in (or -1: the gap before the first)
+    // to the last that starts in the tile; begins ascend, so the first round where no thread
+    // has a segment ends the loop.
+    const std::int64_t end = begin + valid;
+    bool marked = false, gap = false;
+    for (std::int64_t round = first;; round += Config::kThreads) {
+      const std::int64_t s = round + threadIdx.x;
+      const bool mine = s < segments && (s == first || static_cast<std::int64_t>(begins[s]) < end);
+      if (mine) {
+        std::int64_t gap_begin = 0;  // the gap after segment s (before the first, for s = -1)
+        if (s >= 0) {
+          const std::int64_t b = begins[s], e = ends[s];
+          if (b >= begin && b < end) {
+            marks.heads[b - begin] = 1;
+            marked = true;
+          }
+          gap_begin = e > b ? e : b;
+        }
+        const std::int64_t gap_end = s + 1 < segments ? static_cast<std::int64_t>(begins[s + 1]) : n;
+        for (std::int64_t i = gap_begin > begin ? gap_begin : begin; i < gap_end && i < end; ++i) {
+          marks.heads[i - begin] = marks.outside[i - begin] = 1;
+          marked = gap = true;
+        }
+      }
+      if (!__syncthreads_or(mine)) break;
+    }
+    // 3. Plain, or lifted; the barrier also makes the marks visible to every thread.
+    const bool any_mark = __syncthreads_or(marked);
+    const bool any_gap = __syncthreads_or(gap);
+    return {&marks, !any_mark, any_gap};
+  }
+};
+
+}  // namespace scan_zoo::detail
