@@ -36,6 +36,9 @@
 //   carry-in and the warps before in front of every pair (the flags stop it at the first row
 //   start), and store the values; an exclusive scan puts the initial value on each row's first
 //   item; the row totals go to Options::total when asked.
+// Where lines start is the kernel's Starts parameter: RowStarts (below: every `length`
+// elements, by arithmetic) for the rows of axis.cuh, SegmentStarts (segment_starts.cuh: read
+// from begin and end offsets, with gaps between segments left unwritten) for segmented.cuh.
 // Reverse scans (suffix sums along each row) number the elements from the end of the array
 // (TileOrder): the rows are whole, so in that order too a row starts every `length` elements.
 //
