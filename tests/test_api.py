@@ -106,6 +106,17 @@ def test_example_program(gpu):
     assert offset and offset[1] == offset[2] and total and total[1] == total[2], result.stdout
 
 
+def test_linear_recurrence_example(gpu):
+    """examples/linear_recurrence.cu: bf16 decays and inputs into a float state along the last
+    axis of [4, 16, L], forward and reverse, within float rounding of a loop in double."""
+    result = run([EXAMPLES / "linear_recurrence", "10007"])
+    assert result.returncode == 0, result.stdout + result.stderr
+    for direction in ("forward", "reverse"):
+        line = re.search(rf"^{direction}: 64 lines of 10007, .* difference from the loop (\S+) \(allowed (\S+)\)$",
+                         result.stdout, re.M)
+        assert line and float(line[1]) <= float(line[2]), result.stdout
+
+
 @pytest.mark.skipif(shutil.which("cmake") is None, reason="cmake not installed")
 def test_cmake_consumer_builds(tmp_path):
     """add_subdirectory: configure and build examples/cmake_consumer (no GPU needed). The installed
