@@ -51,10 +51,10 @@ stress_one() {
   rounds=$repeat
   # The single-pass protocols (look-back over tile descriptors) get the most rounds: their bugs
   # are races. The segmented scans also run at the extreme segment lengths.
-  [[ $name == single_pass_* || $name == segmented_scan || $name == stream_compaction || $name == radix_sort_onesweep ]] &&
+  [[ $name == single_pass_* || $name == segmented_scan* || $name == stream_compaction || $name == radix_sort_onesweep ]] &&
     rounds=$single_pass_repeat
   local lengths=("")
-  [[ $name == *segmented_scan ]] && lengths=("" "--segment-length 1" "--segment-length 100000")
+  [[ $name == *segmented_scan* ]] && lengths=("" "--segment-length 1" "--segment-length 100000")
   small="1,$((tile - 1)),$tile,$((tile + 1)),$((2 * tile + 1)),$((33 * tile - 1)),$((257 * tile + 3))"
   big=$large
   if [[ $name == hierarchical_* ]]; then

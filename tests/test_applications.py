@@ -9,9 +9,10 @@ import pytest
 
 from conftest import BIN, ONE_AT_A_TIME, OPS, TYPES, built_types, parse_rows, run, tile_items
 
-PAIRS = {"segmented_scan": "cub_segmented_scan", "stream_compaction": "cub_select",
+PAIRS = {"segmented_scan": "cub_segmented_scan", "segmented_scan_offsets": "cub_segmented_scan",
+         "stream_compaction": "cub_select",
          "radix_sort_three_kernels": "cub_radix_sort", "radix_sort_onesweep": "cub_radix_sort"}
-SEGMENTED = ["segmented_scan", "cub_segmented_scan"]
+SEGMENTED = ["segmented_scan", "cub_segmented_scan", "segmented_scan_offsets"]
 COMPACTION = ["stream_compaction", "cub_select"]
 SORT = ["radix_sort_three_kernels", "radix_sort_onesweep", "cub_radix_sort"]
 SORT_TYPES = ["int32", "float32", "int64", "uint32", "uint64", "float64"]  # every key radix_keys.cuh orders

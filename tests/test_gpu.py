@@ -41,7 +41,8 @@ WIDE_TYPES = ["int64", "uint32", "uint64", "float64"]
 COPIES = {"memcpy_baseline", "multi_gpu_memcpy"}
 
 
-SCAN_VARIANTS = [v for v in VARIANTS if v not in {"segmented_scan", "cub_segmented_scan", "stream_compaction",
+SCAN_VARIANTS = [v for v in VARIANTS if v not in {"segmented_scan", "cub_segmented_scan", "segmented_scan_offsets",
+                                                    "stream_compaction",
                                                     "cub_select", "radix_sort_three_kernels", "radix_sort_onesweep",
                                                     "cub_radix_sort"}]
 
@@ -71,7 +72,8 @@ def test_64_bit_and_unsigned_types_at_edge_sizes(gpu, seed, variant):
 
 
 # Problems that cannot run in place (a copy onto itself, the applications) waive --in-place.
-NOT_IN_PLACE = {"memcpy_baseline", "multi_gpu_memcpy", "segmented_scan", "cub_segmented_scan", "stream_compaction", "cub_select",
+NOT_IN_PLACE = {"memcpy_baseline", "multi_gpu_memcpy", "segmented_scan", "cub_segmented_scan", "segmented_scan_offsets",
+                "stream_compaction", "cub_select",
                 "radix_sort_three_kernels", "radix_sort_onesweep", "cub_radix_sort", "linear_recurrence"}
 
 

@@ -95,6 +95,7 @@ class SegmentedScanProblem {
   std::size_t value_bytes() const { return checked_bytes(n_, sizeof(T)); }
   std::size_t label_bytes() const { return checked_bytes(n_, 1); }
 
+ protected:  // segmented_scan_offsets reads the same segments as offsets
   std::int64_t n_;
   ScanKind kind_;
   std::int64_t mean_length_;
