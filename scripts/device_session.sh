@@ -15,7 +15,8 @@
 #   library (issue 32's evidence into bench/<gpu>/library/, after build; see its comment), axis
 #   (issue 33's sweep along rows and columns, scripts/axis_bench.sh, into bench/<gpu>/axis/;
 #   AXIS_ARGS passes options, e.g. --types int32 --lengths 131072 --columns 64),
-#   multi-gpu (tests/test_multi_gpu.py, then scripts/multi_gpu_bench.sh on every visible GPU, args
+#   segments and recurrence (issue 33's scans of segments by offsets and linear recurrences, each
+#   beside memcpy and CUB, into bench/<gpu>/axis/), multi-gpu (tests/test_multi_gpu.py, then scripts/multi_gpu_bench.sh on every visible GPU, args
 #   in MULTI_GPU_ARGS), tune (build the tuner and run the tuning sweep) and tune-select (make tune-select: the
 #   generated table from every GPU's sweep, this one's included); SCAN_ZOO_COMMIT names the
 #   commit in the timing.txt header, since the copy of the tree on the GPU machine has no .git.
@@ -171,6 +172,25 @@ print(plots.fastest(rows, [v for v in ok["variant"].unique() if v not in plots.R
           status=$?
           tail -n 3 "$out/axis_bench.log"
           tar czf "$out/axis_$(basename "$(gpu_dir)").tgz" "$dir" ;;
+    # Issue 33's newer scans, each beside memcpy and CUB in one sweep, into bench/<gpu>/axis/ and
+    # back in $OUT/axis_<gpu>.tgz: the segments given by offsets against the same segments as
+    # labels (ours and CUB's scan-by-key; mean length 1024), and the linear recurrence along rows
+    # of 131072 float32 beside the row scan of the same shape.
+    segments) dir=$(gpu_dir)/axis
+              mkdir -p "$dir"
+              timeout ${BENCH_LIMIT:-300} ./bench.sh --variants memcpy_baseline,cub_scan,segmented_scan,cub_segmented_scan,segmented_scan_offsets \
+                --sizes 2^20,2^24,2^28 --out "$dir/segments_int32.txt" 2>"$out/segments_bench.log"
+              status=$?
+              tail -n 2 "$out/segments_bench.log"
+              tar czf "$out/axis_$(basename "$(gpu_dir)").tgz" "$dir" ;;
+    recurrence) dir=$(gpu_dir)/axis
+                mkdir -p "$dir"
+                timeout ${BENCH_LIMIT:-300} ./bench.sh --variants memcpy_baseline,cub_scan,row_scan,linear_recurrence \
+                  --type float32 --row-length 131072 --sizes 2^20,2^23,2^26 --out "$dir/recurrence_float32_length131072.txt" \
+                  2>"$out/recurrence_bench.log"
+                status=$?
+                tail -n 2 "$out/recurrence_bench.log"
+                tar czf "$out/axis_$(basename "$(gpu_dir)").tgz" "$dir" ;;
     *) echo "unknown step $step"; exit 2 ;;
   esac
   echo "== step $step: exit $status, $((SECONDS - begin)) s"
