@@ -71,7 +71,7 @@ int main() { std::printf("%zu\\n", scan_zoo::workspace_bytes<float>(1 << 20)); }
 CONSUMER_CMAKE = """cmake_minimum_required(VERSION 3.24)
 project(scan_zoo_consumer LANGUAGES CXX CUDA)
 set(CMAKE_CUDA_ARCHITECTURES 90)
-find_package(scan_zoo 0.1 CONFIG REQUIRED)
+find_package(scan_zoo 1.0 CONFIG REQUIRED)
 add_executable(consumer consumer.cu)
 target_link_libraries(consumer PRIVATE scan_zoo::scan_zoo)
 """

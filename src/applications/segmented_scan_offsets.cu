@@ -24,6 +24,10 @@
 // start), 64-bit offsets; not in place here (the library allows it). Input generated: values in
 // [-8, 8], segment lengths geometric with mean --segment-length (default 1024).
 //
+// In the charts: none yet; its first sweep (scripts/device_session.sh segments) puts it beside
+// segmented_scan and cub_segmented_scan over the same segments (bench/NOTES.md, "Scans along an
+// axis").
+//
 // Run: make bin/segmented_scan_offsets && ./bin/segmented_scan_offsets 2^28 --segment-length 1000
 #include <scan_zoo/segmented.cuh>
 

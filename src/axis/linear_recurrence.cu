@@ -10,15 +10,19 @@
 // by vectors from their own arrays and paired in registers (detail/zip.cuh).
 //
 // Work: O(N) (two multiplies and an add a composition); depth: O(log tile) + the look-back.
-// Barriers: 2 per tile. Launches: 1. Global traffic: a and b read, h written: 12 bytes per
-// float32 element, the bound a copy of 8 bytes per element in and 4 out (the memcpy row moves
-// 8: compare GB/s). Forward progress: as the tuned scan (blocks in blockIdx.x order).
+// Barriers: 2 per tile. Launches: 1. Global traffic: 3 accesses per element (a and b read, h
+// written: 12 bytes per float32 element), the bound a copy of those bytes (the memcpy row of
+// the same N moves 8 a element: compare GB/s). Forward progress: as the tuned scan (blocks in blockIdx.x order).
 //
 // Constraints: float32, the sum operator's row of the table only (the recurrence has its own
 // operator), inclusive; any shape (N a whole number of rows: --row-length L, default one row of
 // N); not in place (h over b is allowed by the library and tested in recurrence_selftest).
 // The data: a in {-1, 0, 1} (mostly 1), b integers in [-8, 8], so every state is a small integer
 // and the check is exact against a loop in double.
+//
+// In the charts: none yet; its first sweep (scripts/device_session.sh recurrence) puts it beside
+// memcpy_baseline and row_scan of the same shape, compared in GB/s (bench/NOTES.md, "Scans
+// along an axis").
 //
 // Run: make bin/linear_recurrence && ./bin/linear_recurrence 2^23 --row-length 131072   (64 rows)
 #include <scan_zoo/linear_recurrence.cuh>
