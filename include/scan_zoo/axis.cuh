@@ -95,6 +95,20 @@ inline std::int64_t element_count(const Shape& shape) {
   return count;
 }
 
+// The row kernel over args.n > 0 elements, its lines where `starts` says (RowStarts here,
+// SegmentStarts for segmented.cuh), in the workspace made ready for it.
+template <class Args, class Starts>
+cudaError_t scan_lines(const Args& args, const Starts& starts, Workspace& workspace, cudaStream_t stream) {
+  using Acc = typename Args::AccT;
+  const std::size_t bytes = RowsScan::workspace_bytes<Acc>(args.n);
+  const std::uint64_t layout = descriptor_layout<Acc>(kRowsKernel, ceil_div(args.n, RowsScan::Config::kTileItems));
+  std::uint32_t epoch = 0;
+  if (const cudaError_t error = WorkspaceAccess::prepare(workspace, bytes, layout, stream, epoch); error != cudaSuccess)
+    return error;
+  const Scratch memory = WorkspaceAccess::memory(workspace);
+  return RowsScan::launch(args, starts, {memory.data, bytes}, epoch, stream);
+}
+
 // A zipped input (zip.cuh) refuses what a pointer does, for each of its arrays.
 template <class A, class B, class Out>
 bool refuses(ZipPointer<A, B> in, const Out* out, std::int64_t n, int config) {
@@ -117,24 +131,18 @@ cudaError_t scan_along(typename InputPointer<In>::type in, Out* out, const Shape
     const ScanFront<Acc> front = front_of<Acc>(initial, op);
     if (n == 0) return write_fronts(front, op, options.total, lines, stream);
     const ScanArgs<In, Out, Acc, Op, Reverse> args{in, out, n, kind == ScanKind::Exclusive, front, op, options.total};
-    std::uint32_t epoch = 0;
     if (shape.inner > 1) {
       const ColumnGeometry g = columns_geometry<In>(shape, in, out);
       if (g.tiles() > INT32_MAX) return cudaErrorInvalidValue;  // a grid of more blocks than CUDA launches
       const std::size_t bytes = ColumnsScan<>::workspace_bytes<Acc>(g);
+      std::uint32_t epoch = 0;
       if (const cudaError_t error = WorkspaceAccess::prepare(workspace, bytes, columns_layout(g, sizeof(Acc)), stream, epoch);
           error != cudaSuccess)
         return error;
       const Scratch memory = WorkspaceAccess::memory(workspace);
       return ColumnsScan<>::launch(args, g, {memory.data, bytes}, epoch, stream);
     }
-    const std::size_t bytes = RowsScan::workspace_bytes<Acc>(n);
-    const std::uint64_t layout = descriptor_layout<Acc>(kRowsKernel, ceil_div(n, RowsScan::Config::kTileItems));
-    if (const cudaError_t error = WorkspaceAccess::prepare(workspace, bytes, layout, stream, epoch);
-        error != cudaSuccess)
-      return error;
-    const Scratch memory = WorkspaceAccess::memory(workspace);
-    return RowsScan::launch(args, RowStarts{shape.length}, {memory.data, bytes}, epoch, stream);
+    return scan_lines(args, RowStarts{shape.length}, workspace, stream);
   } else {
     return cudaErrorInvalidValue;  // unreachable: a static_assert above has failed
   }

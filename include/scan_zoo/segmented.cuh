@@ -62,15 +62,7 @@ cudaError_t segmented_scan(const In* in, Out* out, std::int64_t n, const Offset*
       return cudaErrorInvalidValue;
     if (n == 0 || segments == 0) return cudaSuccess;  // nothing in a segment
     const ScanArgs<In, Out, Acc, Op> args{in, out, n, kind == ScanKind::Exclusive, front_of<Acc>(initial, op), op};
-    const std::size_t bytes = RowsScan::workspace_bytes<Acc>(n);
-    const std::uint64_t layout = descriptor_layout<Acc>(kRowsKernel, ceil_div(n, RowsScan::Config::kTileItems));
-    std::uint32_t epoch = 0;
-    if (const cudaError_t error = WorkspaceAccess::prepare(workspace, bytes, layout, stream, epoch);
-        error != cudaSuccess)
-      return error;
-    const Scratch memory = WorkspaceAccess::memory(workspace);
-    return RowsScan::launch(args, SegmentStarts<Offset>{begin_offsets, end_offsets, segments, n},
-                            {memory.data, bytes}, epoch, stream);
+    return scan_lines(args, SegmentStarts<Offset>{begin_offsets, end_offsets, segments, n}, workspace, stream);
   } else {
     return cudaErrorInvalidValue;  // unreachable: a static_assert above has failed
   }
