@@ -12,10 +12,13 @@ import pytest
 from conftest import BIN, MODES, OPS, SOURCES, VARIANTS, built, built_types, left_out, parse_rows, run
 
 ALL_TYPES = ["int32", "float32", "int64", "uint32", "uint64", "float64"]
-TILE = 4096  # row_scan's tile (include/scan_zoo/detail/rows_kernel.cuh, RowsConfig)
+# row_scan's tiles (include/scan_zoo/detail/rows_kernel.cuh, RowsConfig): 256 x 32 items of 32
+# bits, 256 x 16 of 64 bits.
+TILE, WIDE_TILE = 8192, 4096
 # Row lengths: shorter than a vector (1, 2, 3), a vector and a bit, a warp's round (128 int32),
-# a tile, and rows of many tiles.
-ROW_LENGTHS = [1, 2, 3, 4, 5, 31, 127, 128, 129, TILE - 1, TILE, TILE + 1, 3 * TILE + 7, 131072]
+# both tiles, and rows of many tiles.
+ROW_LENGTHS = [1, 2, 3, 4, 5, 31, 127, 128, 129, WIDE_TILE - 1, WIDE_TILE, WIDE_TILE + 1, TILE - 1, TILE, TILE + 1,
+               3 * TILE + 7, 131072]
 # Column counts: odd (single elements), multiples of the vector, lane groups of every size, one
 # warp's columns (128 int32) and several blocks of them.
 COLUMN_COUNTS = [1, 2, 3, 4, 5, 8, 31, 64, 100, 128, 129, 512, 1000]
@@ -59,7 +62,7 @@ def test_every_type_operator_and_mode(gpu, seed, variant, axis, extent):
 @pytest.mark.parametrize("variant", built(AXIS_VARIANTS))
 def test_in_place(gpu, seed, variant):
     option = AXES[axis_of(variant)][0]
-    for extent in (3, 129, TILE + 1):
+    for extent in (3, 129, WIDE_TILE + 1, TILE + 1):
         sizes = sizes_for(variant, extent)
         result = run([BIN / variant, ",".join(map(str, sizes)), option, str(extent), "--in-place",
                       "--type", "int32,int64", "--mode", ",".join(MODES), "--check-only", "--seed", seed])

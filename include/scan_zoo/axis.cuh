@@ -100,13 +100,13 @@ inline std::int64_t element_count(const Shape& shape) {
 template <class Args, class Starts>
 cudaError_t scan_lines(const Args& args, const Starts& starts, Workspace& workspace, cudaStream_t stream) {
   using Acc = typename Args::AccT;
-  const std::size_t bytes = RowsScan::workspace_bytes<Acc>(args.n);
-  const std::uint64_t layout = descriptor_layout<Acc>(kRowsKernel, ceil_div(args.n, RowsScan::Config::kTileItems));
+  const std::size_t bytes = RowsScan<Acc>::workspace_bytes(args.n);
+  const std::uint64_t layout = descriptor_layout<Acc>(kRowsKernel, ceil_div(args.n, RowsScan<Acc>::Config::kTileItems));
   std::uint32_t epoch = 0;
   if (const cudaError_t error = WorkspaceAccess::prepare(workspace, bytes, layout, stream, epoch); error != cudaSuccess)
     return error;
   const Scratch memory = WorkspaceAccess::memory(workspace);
-  return RowsScan::launch(args, starts, {memory.data, bytes}, epoch, stream);
+  return RowsScan<Acc>::launch(args, starts, {memory.data, bytes}, epoch, stream);
 }
 
 // A zipped input (zip.cuh) refuses what a pointer does, for each of its arrays.
@@ -142,7 +142,8 @@ cudaError_t scan_along(typename InputPointer<In>::type in, Out* out, const Shape
       const Scratch memory = WorkspaceAccess::memory(workspace);
       return ColumnsScan<>::launch(args, g, {memory.data, bytes}, epoch, stream);
     }
-    return scan_lines(args, RowStarts{shape.length}, workspace, stream);
+    return options.total ? scan_lines(args, RowStarts<true>{shape.length}, workspace, stream)
+                         : scan_lines(args, RowStarts<false>{shape.length}, workspace, stream);
   } else {
     return cudaErrorInvalidValue;  // unreachable: a static_assert above has failed
   }
@@ -205,7 +206,7 @@ template <class Acc>
 std::size_t workspace_bytes(const Shape& shape) {
   const std::int64_t n = detail::element_count(shape);
   if (n <= 0) return 0;
-  if (shape.inner == 1) return detail::RowsScan::workspace_bytes<Acc>(n);
+  if (shape.inner == 1) return detail::RowsScan<Acc>::workspace_bytes(n);
   std::size_t most = 0;
   for (const int vector : {1, 2, 4, 8, 16}) {
     const auto g = detail::ColumnGeometry::make<detail::ColumnsDefaultConfig>(shape.outer, shape.length, shape.inner,

@@ -93,7 +93,8 @@ struct SegmentedScanOffsets : zoo::VariantDefaults {
   template <class T, class Op>
   using Problem = zoo::OffsetsSegmentedScanProblem<T, Op>;
   using Types = zoo::AllTypes;
-  static constexpr std::int64_t kTileItems = scan_zoo::detail::RowsScan::Config::kTileItems;
+  // The tile of 32-bit accumulators; 64-bit ones take half as many items (RowsConfig).
+  static constexpr std::int64_t kTileItems = scan_zoo::detail::RowsScan<std::int32_t>::Config::kTileItems;
 
   // The library keeps its own workspace, as single_pass_scan_tuned's does.
   template <class T, class Op>

@@ -128,7 +128,7 @@ struct LinearRecurrence : zoo::VariantDefaults {
   template <class T, class Op>
   using Problem = zoo::RecurrenceProblem<T, Op>;
   using Types = zoo::TypeList<float>;
-  static constexpr std::int64_t kTileItems = scan_zoo::detail::RowsScan::Config::kTileItems;
+  static constexpr std::int64_t kTileItems = scan_zoo::detail::RowsScan<scan_zoo::Affine<float>>::Config::kTileItems;
 
   // The library keeps its own workspace, as row_scan's does (axis_problem.cuh).
   template <class T>

@@ -38,7 +38,8 @@ struct RowScan : zoo::VariantDefaults {
   template <class T, class Op>
   using Problem = zoo::RowsScanProblem<T, Op>;
   using Types = zoo::AllTypes;
-  static constexpr std::int64_t kTileItems = scan_zoo::detail::RowsScan::Config::kTileItems;
+  // The tile of 32-bit accumulators; 64-bit ones take half as many items (RowsConfig).
+  static constexpr std::int64_t kTileItems = scan_zoo::detail::RowsScan<std::int32_t>::Config::kTileItems;
 
   template <class T, class Op>
   static void run(const T* in, T* out, const scan_zoo::Shape& shape, zoo::ScanKind kind, zoo::Workspace,

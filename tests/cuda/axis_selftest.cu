@@ -103,11 +103,13 @@ std::string scan_and_check(const std::vector<In>& input, const scan_zoo::Shape& 
 }
 
 std::vector<scan_zoo::Shape> shapes(std::mt19937_64& rng) {
-  constexpr std::int64_t kTile = 4096;  // the row kernel's tile (detail::RowsConfig)
+  // The row kernel's tiles (detail::RowsConfig): of 32-bit accumulators, and of wider ones.
+  constexpr std::int64_t kTile = 8192, kWideTile = 4096;
   std::vector<scan_zoo::Shape> list = {
       // Rows.
       {1, 1}, {3, 1}, {5, 2}, {7, 3}, {4, 5}, {100, 7}, {33, 31}, {9, 127}, {10, 128}, {11, 129}, {6, 1000},
-      {3, kTile - 1}, {3, kTile}, {3, kTile + 1}, {2, 2 * kTile + 3}, {64, 1024}, {1000, 100}, {1, (1 << 20) + 7},
+      {3, kWideTile - 1}, {3, kWideTile}, {3, kWideTile + 1}, {3, kTile - 1}, {3, kTile}, {3, kTile + 1},
+      {2, 2 * kTile + 3}, {64, 1024}, {1000, 100}, {1, (1 << 20) + 7},
       {(1 << 16), 3}, {8, 131072}, {0, 5}, {5, 0},
       // Columns: [outer, length, inner]; 16384 x 64 and 40000 x 3 have over 32 bands a slab, so a
       // look-back there crosses windows that hold no INCLUSIVE band.

@@ -397,9 +397,9 @@ const std::vector<std::pair<std::string, std::function<void()>>> kTests = {
        expect(element_count(Shape{std::int64_t(1) << 62, 1 << 20, 0}) == 0, "2^82 x 0: no elements, no overflow");
        for (const std::int64_t n : {std::int64_t(1), std::int64_t(4097), std::int64_t(1) << 20, (std::int64_t(1) << 30) + 3}) {
          using scan_zoo::detail::RowsScan;
-         expect(RowsScan::workspace_bytes<std::int32_t>(n) <= scan_zoo::workspace_bytes<std::int32_t>(n) &&
-                    RowsScan::workspace_bytes<double>(n) <= scan_zoo::workspace_bytes<double>(n) &&
-                    RowsScan::workspace_bytes<SixteenBytes>(n) <= scan_zoo::workspace_bytes<SixteenBytes>(n),
+         expect(RowsScan<std::int32_t>::workspace_bytes(n) <= scan_zoo::workspace_bytes<std::int32_t>(n) &&
+                    RowsScan<double>::workspace_bytes(n) <= scan_zoo::workspace_bytes<double>(n) &&
+                    RowsScan<SixteenBytes>::workspace_bytes(n) <= scan_zoo::workspace_bytes<SixteenBytes>(n),
                 "the row scan fits in workspace_bytes(" + std::to_string(n) + ")");
        }
      }},

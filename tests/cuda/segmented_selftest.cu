@@ -56,7 +56,8 @@ Layout contiguous(std::string name, std::int64_t n, std::int64_t start, const st
 }
 
 std::vector<Layout> layouts(std::mt19937_64& rng) {
-  constexpr std::int64_t kTile = 4096;  // the row kernel's tile (detail::RowsConfig)
+  // The row kernel's tile of 32-bit accumulators (detail::RowsConfig); wider ones take half.
+  constexpr std::int64_t kTile = 8192;
   std::vector<Layout> list;
   const auto random_lengths = [&](std::int64_t total, std::int64_t most, int empty_in) {
     std::vector<std::int64_t> lengths;

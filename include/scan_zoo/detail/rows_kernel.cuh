@@ -50,6 +50,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <type_traits>
 
 #include "core.cuh"
 #include "lookback.cuh"
@@ -81,6 +82,63 @@ struct RestartAtHeads {
   template <class P>
   __device__ __forceinline__ P identity() const {
     return P{op.template identity<typename P::Value>(), 0u};
+  }
+};
+
+// The lifted scan of a warp's run without a pair per item: the items stay plain values and the
+// row starts are one bit each in `heads` (bit k V + j: item j of round k), so a tile with row
+// starts holds as many registers as a plain one. The steps are RegisterTile::scan_warp's (per
+// round: a thread-serial scan of the vector, a shuffle scan of the 32 vector totals, the lanes
+// and rounds before put in front), on pairs only where values cross threads: one (total, any
+// start) pair per vector. Inclusive or exclusive as RegisterTile::scan_warp; returns the run's
+// total pair to every lane. On return, bit i of `reached` says that a row starts in the warp's
+// run before item i's value begins (at or before item i when inclusive, before it when
+// exclusive): the items whose value owes nothing to the warps and tiles before.
+template <class Tile, int V>
+struct RestartingWarpScan {
+  static constexpr int kItems = Tile::kItems;
+  static_assert(kItems <= 32 && V < 32, "one bit an item in a 32-bit word");
+
+  template <class Acc, class Op>
+  __device__ static Headed<Acc> scan(Acc (&items)[kItems], std::uint32_t heads, bool exclusive, const Op& op,
+                                     std::uint32_t& reached) {
+    using Pair = Headed<Acc>;
+    const RestartAtHeads<Op> lifted{op};
+    ShuffleWarpScan::Storage<Pair> no_storage;
+    Pair rounds_before = lifted.template identity<Pair>();
+    reached = 0;
+#pragma unroll
+    for (int k = 0; k < kItems / V; ++k) {
+      Acc* vector = &items[k * V];
+      const std::uint32_t starts = (heads >> (k * V)) & ((1u << V) - 1);  // this vector's
+#pragma unroll
+      for (int j = 1; j < V; ++j)
+        if (!((starts >> j) & 1u)) vector[j] = op(vector[j - 1], vector[j]);
+      const Pair lanes_through_mine =
+          ShuffleWarpScan::inclusive<Pair, RestartAtHeads<Op>>(Pair{vector[V - 1], starts != 0}, no_storage, lifted);
+      const Pair before = lifted(rounds_before, exclusive_from_inclusive<Pair>(lanes_through_mine, lifted));
+      if (exclusive) {
+        // Item j takes item j - 1's inclusive value: complete in the vector if a row starts in
+        // items 0 .. j - 1, else with `before` in front.
+#pragma unroll
+        for (int j = V - 1; j > 0; --j) {
+          const bool started = (starts & ((1u << j) - 1)) != 0;
+          vector[j] = started ? vector[j - 1] : op(before.value, vector[j - 1]);
+          if (started || before.head) reached |= 1u << (k * V + j);
+        }
+        vector[0] = before.value;
+        if (before.head) reached |= 1u << (k * V);
+      } else {
+#pragma unroll
+        for (int j = 0; j < V; ++j) {
+          const bool started = (starts & ((2u << j) - 1)) != 0;
+          if (!started) vector[j] = op(before.value, vector[j]);
+          if (started || before.head) reached |= 1u << (k * V + j);
+        }
+      }
+      rounds_before = lifted(rounds_before, shuffle_from(lanes_through_mine, kWarpSize - 1));
+    }
+    return rounds_before;
   }
 };
 
@@ -152,8 +210,11 @@ struct RowCursor {
 // Starts type gives each tile an InTile: `plain` (no line starts in the tile: the tuned kernel's
 // steps serve it), a cursor over the thread's items (starts_row(j), next_round(); with
 // kLineTotals also ends_row(j) and row_of(j) for Options::total), and the tile's store.
+// LineTotals: the scan writes each row's total (Options::total). A compile-time choice, so that the
+// kernel of the common call, without totals, carries none of their registers (RowsConfig).
+template <bool LineTotals>
 struct RowStarts {
-  static constexpr bool kLineTotals = true;
+  static constexpr bool kLineTotals = LineTotals;
   std::int64_t length;
 
   struct InTile {
@@ -181,17 +242,24 @@ struct RowStarts {
   }
 };
 
-// The row configuration: the tuned space's 256 x 16 tile, exchange, dense descriptors, a window
-// of 32, spinning, aggregate after the scan (the fallback of the shipped table, tuned_table.cuh).
-// Pairs take twice the registers of plain values, so the 32-item tiles are left out. One
-// configuration until the row sweep measures others (bench/NOTES.md, "Scans along an axis").
-using RowsConfig = TunedConfig<256, 16, Publish::Exchange, 1, 1, 0, Aggregate::AfterScan>;
+// The row configuration: the tuned space's 256-thread tile, exchange, dense descriptors, a
+// window of 32, spinning, aggregate after the scan, with 128 bytes of accumulators per thread:
+// 32 items of 32 bits, 16 of 64 bits or more. What a block keeps in flight decides the speed
+// along long rows (bench/NOTES.md, "Scans along an axis"): with 256 x 16 and 69 registers (3
+// blocks an SM) the row kernel drew 68% of DRAM bandwidth at 2^26 where the tuned scan's 256 x 32
+// (58 registers, 4 blocks) drew 86% (ncu). So the tile is the tuned one's, the lifted scan keeps
+// no pair per item (RestartingWarpScan), and the kernel says how many blocks an SM must hold
+// (kRowsBlocksPerSm): three of 32-bit values (at most 80 registers; four, 64, spilled), two when
+// the kernel also writes row totals (three spilled), and for wider values one, said outright:
+// without it ptxas held the 2x2 matrix product's kernel (pairs of 16-byte values) below what it
+// needs, and spilled.
+template <class Acc>
+using RowsConfig = TunedConfig<256, sizeof(Acc) <= 4 ? 32 : 16, Publish::Exchange, 1, 1, 0, Aggregate::AfterScan>;
+template <class Acc, bool LineTotals>
+inline constexpr int kRowsBlocksPerSm = sizeof(Acc) > 4 ? 1 : LineTotals ? 2 : 3;
 
-// At least one block a SM, said outright: without it ptxas held the 2x2 matrix product's kernel
-// (pairs of 16-byte values) below what it needs, and spilled; the 32-bit kernels keep their
-// registers (69-72), the 64-bit ones take 113-117 (was 103-108: two blocks a SM either way).
 template <class Config, class Args, class Starts>
-__global__ void __launch_bounds__(Config::kThreads, 1)
+__global__ void __launch_bounds__(Config::kThreads, kRowsBlocksPerSm<typename Args::AccT, Starts::kLineTotals>)
     rows_scan_kernel(Args args, Starts starts, typename Config::template State<typename Args::AccT> state,
                      std::uint32_t tiles) {
   using Tile = typename Config::Tile;
@@ -235,26 +303,28 @@ __global__ void __launch_bounds__(Config::kThreads, 1)
     return;
   }
 
-  // 2-6 for a tile with a row start, with pairs. Mark the row starts, and put the initial value
-  // in front of each row.
+  // 2-6 for a tile with a row start, lifted. Mark the row starts (a bit an item), and put the
+  // initial value in front of each row.
   const Acc initial = args.front.fold(op);
-  Pair pairs[Config::kItems];
+  std::uint32_t heads = 0;
   {
     auto cursor = lines.template cursor<Tile, V>(Tile::template offset<V>(0, 0));
 #pragma unroll
     for (int k = 0; k < kRounds; ++k) {
 #pragma unroll
-      for (int j = 0; j < V; ++j) {
+      for (int j = 0; j < V; ++j)
         // Not the padding past the last element: a start there would cut the last row's total.
-        const bool head = Tile::template offset<V>(k, j) < valid && cursor.starts_row(j);
-        pairs[k * V + j] = Pair{head ? op(initial, items[k * V + j]) : items[k * V + j], head ? 1u : 0u};
-      }
+        if (Tile::template offset<V>(k, j) < valid && cursor.starts_row(j)) {
+          items[k * V + j] = op(initial, items[k * V + j]);
+          heads |= 1u << (k * V + j);
+        }
       cursor.next_round();
     }
   }
 
-  // Scan each warp's run of pairs, combine the warp totals.
-  const Pair warp_total = Tile::template scan_warp<Pair, Lifted, V>(pairs, args.exclusive, lifted);
+  // Scan each warp's run, restarting at the marks; combine the warp totals as pairs.
+  std::uint32_t reached;
+  const Pair warp_total = RestartingWarpScan<Tile, V>::scan(items, heads, args.exclusive, op, reached);
   const typename Tile::template BlockTotals<Pair> totals = Tile::template combine_warps<Pair, Lifted>(warp_total, lifted);
 
   // Publish (a tile with a row start is closed: INCLUSIVE at once), look back, hand out the
@@ -273,21 +343,23 @@ __global__ void __launch_bounds__(Config::kThreads, 1)
     carry = shared_carry;
   }
 
-  // The carry-in and the warps before in front of every pair (a pair's flag, after the scan,
-  // says whether a row starts before it in the tile, and then the carry stops there); the values
-  // out. An exclusive scan's row starts hold the reduction of the row before: the initial value
-  // replaces it. Row totals, when asked: an inclusive scan's are the values at the rows' last
-  // items; an exclusive scan's total of row r - 1 is what its row-r start held, and the last
-  // row's the tile's total.
-  Tile::template prepend<Pair, Lifted>(pairs, lifted(Pair{carry, 0u}, totals.before_warp), lifted);
+  // The carry-in and the warps before in front of every item that no row start in its warp
+  // precedes (`reached`); the values out. An exclusive scan's row starts hold the reduction of
+  // the row before: the initial value replaces it. Row totals, when asked: an inclusive scan's
+  // are the values at the rows' last items; an exclusive scan's total of row r - 1 is what its
+  // row-r start held, and the last row's the tile's total.
+  const Acc in_front = lifted(Pair{carry, 0u}, totals.before_warp).value;
+#pragma unroll
+  for (int i = 0; i < Config::kItems; ++i)
+    if (!((reached >> i) & 1u)) items[i] = op(in_front, items[i]);
   {
     auto cursor = lines.template cursor<Tile, V>(Tile::template offset<V>(0, 0));
 #pragma unroll
     for (int k = 0; k < kRounds; ++k) {
 #pragma unroll
       for (int j = 0; j < V; ++j) {
-        const Acc value = pairs[k * V + j].value;
-        const bool head = cursor.starts_row(j);
+        const Acc value = items[k * V + j];
+        const bool head = (heads >> (k * V + j)) & 1u;
         if constexpr (Starts::kLineTotals) {
           if (args.total && Tile::template offset<V>(k, j) < valid) {
             const std::int64_t row = cursor.row_of(j);  // in scan order
@@ -297,9 +369,9 @@ __global__ void __launch_bounds__(Config::kThreads, 1)
               args.total[Args::kReverse ? rows - row : row - 1] = static_cast<typename Args::OutT>(value);
           }
         }
-        items[k * V + j] = args.exclusive && head ? initial : value;
+        if (args.exclusive && head) items[k * V + j] = initial;
       }
-      cursor.next_round();
+      if constexpr (Starts::kLineTotals) cursor.next_round();
     }
   }
   lines.template store<Tile, Order>(args.out + at, valid, items);
@@ -309,18 +381,25 @@ __global__ void __launch_bounds__(Config::kThreads, 1)
           static_cast<typename Args::OutT>(lifted(Pair{carry, 0u}, totals.tile).value);
 }
 
-// The row scan's scratch memory (the tuned scan's, for its configuration) and launch.
-struct RowsScan : TunedScan<RowsConfig> {
-  using Config = RowsConfig;
+// The row scan's scratch memory (the tuned scan's, for its configuration) and launch, for
+// accumulators of type Acc.
+template <class Acc>
+struct RowsScan : TunedScan<RowsConfig<Acc>> {
+  using Config = RowsConfig<Acc>;
+
+  static std::size_t workspace_bytes(std::int64_t n) {
+    return TunedScan<Config>::template workspace_bytes<Acc>(n);
+  }
 
   // args.n elements, their lines where `starts` says (RowStarts: rows x length elements);
   // returns the launch's error.
   template <class Args, class Starts>
   static cudaError_t launch(const Args& args, const Starts& starts, Scratch scratch, std::uint32_t epoch,
                             cudaStream_t stream) {
+    static_assert(std::is_same_v<typename Args::AccT, Acc>, "the configuration is chosen for the accumulator");
     if (args.n == 0) return cudaSuccess;
     const std::int64_t tiles = ceil_div<std::int64_t>(args.n, Config::kTileItems);
-    const auto state = Descriptors<typename Args::AccT>::for_run(scratch, tiles, epoch);
+    const auto state = TunedScan<Config>::template Descriptors<Acc>::for_run(scratch, tiles, epoch);
     rows_scan_kernel<Config, Args, Starts><<<static_cast<unsigned>(tiles), Config::kThreads, 0, stream>>>(
         args, starts, state, static_cast<std::uint32_t>(tiles));
     return cudaGetLastError();
