@@ -8,7 +8,7 @@
 // "Prefix sums and their applications", section 1.5): pair each value with a flag "a row starts
 // here" and combine (f1, v1) (+) (f2, v2) = (f1 | f2, f2 ? v2 : v1 op v2), which is associative
 // whenever op is (and not commutative). So this is the tuned scan's kernel (tuned_kernel.cuh)
-// over the flattened array, with the pairs in registers, and tiles cut from the flattened
+// over the flattened array, lifted where rows start, and tiles cut from the flattened
 // array, not from each row: every tile but the last is whole and 16-byte aligned whatever the
 // row length, so short rows (many to a tile), long rows (many tiles to a row) and everything
 // between run the same code at the same vector width. No label is read: a row start is
@@ -20,21 +20,25 @@
 // which is where the carry into a later tile begins. With rows shorter than a tile every tile is
 // closed and no walk goes past its neighbour.
 //
-// Pairs cost: twice the registers and shuffles, and per item a flag to set and test. A tile with
-// no row start needs none of it (its items all continue the row of the tile before), and with
-// rows longer than a tile nearly every tile is such a plain tile: it runs the tuned kernel's
-// steps on plain values, and only the tiles holding a row start (and the last tile) take pairs.
+// What the lifting costs, and how little of it is paid. A pair per item would take twice the
+// registers, and registers decide how many bytes an SM keeps in flight (RowsConfig): so the
+// values stay plain, the flags are one bit an item in a 32-bit word, and pairs appear only where
+// values cross threads (a vector's total in the warp's shuffles, a warp's total in the block's
+// combine: RestartingWarpScan). A tile with no row start needs none of it (its items all continue
+// the row of the tile before), and with rows longer than a tile nearly every tile is such a plain
+// tile: it runs the tuned kernel's steps, and only the tiles holding a row start (and the last
+// tile) take the lifted ones.
 //
 // The kernel, top to bottom (rows_scan_kernel below), the tuned kernel's steps:
 //   1. load the tile; is there a row start in it (or the array's end just after it)?
 //   Without: 2-6 as the tuned kernel, the tile published AGGREGATE then INCLUSIVE.
-//   With, on pairs: mark the items that start a row and put the initial value in front of each
-//   row's first item; 2. scan each warp's run of pairs; 3. combine the warp totals (one
-//   barrier); 4. warp 0 publishes the tile's total, INCLUSIVE at once when a row starts in the
+//   With, lifted: mark the items that start a row (a bit each) and put the initial value in front
+//   of each row's first item; 2. scan each warp's run, restarting at the marks; 3. combine the
+//   warp totals as pairs (one barrier); 4. warp 0 publishes the tile's total, INCLUSIVE at once when a row starts in the
 //   tile (closed; the look-back then serves only the items before that start), else AGGREGATE,
 //   looks back and publishes INCLUSIVE; 5. a second barrier hands out the carry-in; 6. put the
-//   carry-in and the warps before in front of every pair (the flags stop it at the first row
-//   start), and store the values; an exclusive scan puts the initial value on each row's first
+//   carry-in and the warps before in front of every item that no row start precedes in its warp,
+//   and store; an exclusive scan puts the initial value on each row's first
 //   item; the row totals go to Options::total when asked.
 // Where lines start is the kernel's Starts parameter: RowStarts (below: every `length`
 // elements, by arithmetic) for the rows of axis.cuh, SegmentStarts (segment_starts.cuh: read
