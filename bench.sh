@@ -50,6 +50,10 @@ options:
   --columns C         a columns sweep, the same down the columns of N / C rows of C (the binaries
                       that take --columns; the frameworks' cumsum along axis 0); mode
                       inclusive-columnsC
+  --segment-length L  a segments sweep: the binaries that take --segment-length (the segmented
+                      scans) scan random segments of mean length L (1: every element its own
+                      segment; more than N: one segment), beside memcpy_baseline and cub_scan
+                      (default variants: those); the header's sweep line says segment-length=L
   --in-place          scan in place (the binaries' --in-place; the header's sweep line says so;
                       binaries whose problem cannot run in place give WAIVED rows)
   --timeout SEC       watchdog for one GPU step inside a binary (default 30)
@@ -80,6 +84,7 @@ EOF_USAGE
 default_sizes="2^10,2^11,2^12,2^13,2^14,2^15,2^16,100000,2^17,2^18,2^19,1000000,2^20,2^21,4194303,2^22"
 default_sizes="$default_sizes,2^23,2^24,2^24+1,2^25,2^26,2^27,2^28,2^29,2^30"
 variants="" sizes=$default_sizes type=int32 op=sum mode=inclusive hot="" in_place="" axis_option="" axis_extent=""
+segment_length=""
 timeout_s=30 budget_ms=1000 process_limit=600 bin_dir=bin out="" gpus="" part=""
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -93,6 +98,7 @@ while [ $# -gt 0 ]; do
     --row-length|--columns)
       [ -z "$axis_option" ] || { echo "bench.sh: give one of --row-length and --columns" >&2; exit 2; }
       axis_option=$1 axis_extent=$2; shift 2 ;;
+    --segment-length) segment_length=$2; shift 2 ;;
     --timeout) timeout_s=$2; shift 2 ;;
     --budget-ms) budget_ms=$2; shift 2 ;;
     --process-limit) process_limit=$2; shift 2 ;;
@@ -115,14 +121,16 @@ if [ -n "$variants" ]; then
     [ -x "$bin_dir/$name" ] || { echo "bench.sh: no binary $bin_dir/$name (run make)" >&2; exit 2; }
     binaries+=("$bin_dir/$name")
   done
-elif [ -n "$axis_option" ]; then
-  # A sweep along an axis: the binaries that scan it (their --help says they take the option),
-  # beside a copy of the same bytes and CUB's scan of the whole array.
+elif [ -n "$axis_option" ] || [ -n "$segment_length" ]; then
+  # A sweep along an axis, or of segments: the binaries that scan them (their --help says they
+  # take the option), beside a copy of the same bytes and CUB's scan of the whole array; the
+  # frameworks' cumsum along the axis (they have no segmented scan).
   binaries=("$bin_dir/memcpy_baseline" "$bin_dir/cub_scan")
   while read -r name; do
-    takes_option "$bin_dir/$name" "$axis_option" && binaries+=("$bin_dir/$name")
+    { [ -n "$axis_option" ] && takes_option "$bin_dir/$name" "$axis_option"; } ||
+      { [ -n "$segment_length" ] && takes_option "$bin_dir/$name" --segment-length; } && binaries+=("$bin_dir/$name")
   done < <(zoo_binaries "$bin_dir" --single-gpu)
-  frameworks=("${framework_variants[@]}")
+  [ -n "$axis_option" ] && frameworks=("${framework_variants[@]}")
 else
   # The multi-GPU binaries have a sweep of their own (scripts/multi_gpu_bench.sh): their rows
   # spread one N over several GPUs and would not compare with the rest of this table.
@@ -171,7 +179,7 @@ total_work=$((list_work * ${#binaries[@]})) total_rows=$((${#all_sizes[@]} * ${#
 # Header: the GPU as the binaries see it, and what was built how. It names the default folder.
 header=$("$script_dir/scripts/table_header.sh" "${binaries[0]}" "scan-zoo timing table" \
   "$([ -n "$hot" ] && echo hot || echo cold)" \
-  "type=$type op=$op mode=$mode$([ -n "$in_place" ] && echo " in_place=yes")${axis_option:+ ${axis_option#--}=$axis_extent} sizes=$sizes budget_ms=$budget_ms${gpus:+ gpus=$gpus}") || {
+  "type=$type op=$op mode=$mode$([ -n "$in_place" ] && echo " in_place=yes")${axis_option:+ ${axis_option#--}=$axis_extent}${segment_length:+ segment-length=$segment_length} sizes=$sizes budget_ms=$budget_ms${gpus:+ gpus=$gpus}") || {
   echo "bench.sh: cannot query the GPU" >&2
   exit 4
 }
@@ -218,12 +226,13 @@ for binary in "${binaries[@]}"; do
   while [ ${#remaining[@]} -gt 0 ]; do
     list=$(IFS=,; echo "${remaining[*]}")
     echo "bench.sh: [$index/${#binaries[@]}] $name, sizes ${remaining[0]} .. ${remaining[-1]} (${#remaining[@]})" >&2
-    spread=1 gpu_args=() axis_args=() row_mode=$mode
+    spread=1 gpu_args=() axis_args=() segment_args=() row_mode=$mode
     if [ -n "$gpus" ] && [[ $name == multi_gpu_* ]]; then spread=$gpus gpu_args=(--gpus "$gpus"); fi
     if [ -n "$axis_option" ] && takes_option "$binary" "$axis_option"; then
       axis_args=("$axis_option" "$axis_extent")
       row_mode=$mode-$([ "$axis_option" = --columns ] && echo columns || echo length)$axis_extent
     fi
+    [ -n "$segment_length" ] && takes_option "$binary" --segment-length && segment_args=(--segment-length "$segment_length")
     child_started=$SECONDS
     # Emptied here, not by the child's redirection, so that the first progress poll cannot
     # read the previous process's rows.
@@ -231,7 +240,7 @@ for binary in "${binaries[@]}"; do
     lines_seen=0
     sweep_run "$tmp.rows" "$tmp.err" timeout --kill-after=5 "$process_limit" "$binary" "$list" --type "$type" \
       --op "$op" "--$mode" --timeout "$timeout_s" --budget-ms "$budget_ms" $hot $in_place "${gpu_args[@]}" \
-      "${axis_args[@]}"
+      "${axis_args[@]}" "${segment_args[@]}"
     rc=$?
     # Keep only well-formed rows (every column, this variant's name first).
     awk -v name="$name" -v fields=${#column_names[@]} 'NF == fields && $1 == name' "$tmp.rows" >"$tmp.good"

@@ -5,7 +5,7 @@
 #                                     whose rows spread one N over several GPUs and whose NCCL
 #                                     does not belong under compute-sanitizer
 #   takes_option BINARY OPTION        whether BINARY takes a problem's OPTION (--row-length,
-#                                     --columns), as the first line of its --help says
+#                                     --columns, --segment-length), as the first line of its --help says
 #                                     (src/harness/harness.cuh, print_help)
 zoo_binaries() {
   local dir=$1 single_gpu=${2:-} path name

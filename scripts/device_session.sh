@@ -178,9 +178,15 @@ print(plots.fastest(rows, [v for v in ok["variant"].unique() if v not in plots.R
     # of 131072 float32 beside the row scan of the same shape.
     segments) dir=$(gpu_dir)/axis
               mkdir -p "$dir"
-              timeout ${BENCH_LIMIT:-300} ./bench.sh --variants memcpy_baseline,cub_scan,segmented_scan,cub_segmented_scan,segmented_scan_offsets \
-                --sizes 2^20,2^24,2^28 --out "$dir/segments_int32.txt" 2>"$out/segments_bench.log"
-              status=$?
+              status=0
+              # Mean length 1024 over three sizes, then 2^26 elements in about 1, 8, 1000 and
+              # 10^6 random segments of uneven length (mean 2^27: one; 2^23, 67109, 67).
+              for run in "2^20,2^24,2^28 1024" "2^26 134217728" "2^26 8388608" "2^26 67109" "2^26 67"; do
+                read -r sizes length <<<"$run"
+                timeout ${BENCH_LIMIT:-300} ./bench.sh --variants memcpy_baseline,cub_scan,segmented_scan,cub_segmented_scan,segmented_scan_offsets \
+                  --sizes "$sizes" --segment-length "$length" --out "$dir/segments_int32_length$length.txt" 2>>"$out/segments_bench.log" ||
+                  status=$?
+              done
               tail -n 2 "$out/segments_bench.log"
               tar czf "$out/axis_$(basename "$(gpu_dir)").tgz" "$dir" ;;
     recurrence) dir=$(gpu_dir)/axis

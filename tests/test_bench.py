@@ -152,6 +152,35 @@ def test_a_rows_sweep_gives_the_row_length_to_the_binaries_that_take_it(tmp_path
     assert "row-length=4" in out.read_text()
 
 
+def test_a_segments_sweep_gives_the_segment_length_to_the_binaries_that_take_it(tmp_path):
+    """--segment-length L: the segmented binaries (their --help says they take it) get it, memcpy_baseline
+    and cub_scan run without it, the other binaries and the frameworks are left out, and the
+    header's sweep line says the length."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    plain = f'[[ " $* " == *" --segment-length "* ]] && exit 2; for n in "${{sizes[@]}}"; do {ROW}; done'
+    for name in ("memcpy_baseline", "cub_scan", "other_scan"):
+        stub(bin_dir, name, plain)
+    segments = bin_dir / "segments_stub"
+    segments.write_text(
+        "#!/usr/bin/env bash\n"
+        'if [ "$1" = --help ]; then echo "segments_stub: one scan variant of scan-zoo (tile: 1 items; element types: '
+        'int32; takes --segment-length)"; exit 0; fi\n'
+        'IFS=, read -r -a sizes <<<"$1"; L=0\n'
+        'while [ $# -gt 0 ]; do [ "$1" = --segment-length ] && L=$2; shift; done\n'
+        '[ $L = 77 ] || exit 2\n'
+        'for n in "${sizes[@]}"; do echo "segments_stub int32 sum segmented-inclusive $n 10 0.5 0.4 0.6 16.0 PASS 1"; done\n')
+    segments.chmod(0o755)
+    out = tmp_path / "timing.txt"
+    result = bench(bin_dir, out, "--segment-length", "77")
+    assert result.returncode == 0, result.stderr
+    table = pd.read_csv(out, sep=r"\s+", comment="#")
+    assert set(table["variant"]) == {"memcpy_baseline", "cub_scan", "segments_stub"}
+    assert set(table["status"]) == {"PASS"}
+    assert len(table) == 9
+    assert "segment-length=77" in out.read_text()
+
+
 def test_a_process_killed_before_the_limit_is_not_called_a_hang(tmp_path):
     """SIGKILL from elsewhere (the out-of-memory killer) is KILLED, not a process-limit HANG."""
     bin_dir = tmp_path / "bin"

@@ -154,6 +154,15 @@ def test_the_help_says_which_binaries_take_an_axis_option(option, axis):
     assert takers == expected and expected, takers
 
 
+def test_the_help_says_which_binaries_take_segment_lengths():
+    """bench.sh's segments sweep asks the binaries too: the segmented scans of src/applications/."""
+    takers = {v for v in VARIANTS if (BIN / v).exists() and
+              "takes --segment-length)" in run([BIN / v, "--help"]).stdout.splitlines()[0]}
+    expected = {v for v in VARIANTS if SOURCES[v].parent.name == "applications" and "segmented" in v
+                and (BIN / v).exists()}
+    assert takers == expected and expected, takers
+
+
 def test_in_place_takes_no_value():
     result = run([BIN / "cub_scan", "100", "--in-place=1"])
     assert result.returncode == 2 and "--in-place" in result.stderr, result.stderr

@@ -431,12 +431,14 @@ int harness_main(int argc, char** argv, const char* variant_file) {
   }
   using Sample = SampleProblem<Variant>;
   // The first line of --help says which problem-specific options the binary takes, so that the
-  // scripts can ask the binary (bench.sh passes --row-length to those that take it).
+  // scripts can ask the binary (bench.sh passes --row-length, --columns and --segment-length to
+  // those that take them).
   if (options.help)
     return print_help<Variant>(session.variant, "one scan variant of scan-zoo",
-                               Sample::kUsesRowLength ? "; takes --row-length"
-                               : Sample::kUsesColumns ? "; takes --columns"
-                                                      : "");
+                               Sample::kUsesRowLength       ? "; takes --row-length"
+                               : Sample::kUsesColumns       ? "; takes --columns"
+                               : Sample::kUsesSegmentLength ? "; takes --segment-length"
+                                                            : "");
   g_timeout_s = options.timeout_s;
   if (!options.input_path.empty() && !Sample::kTakesInputFile) {
     std::fprintf(stderr, "%s: error: --input is not supported: this variant generates its own input (%s)\n",
