@@ -119,25 +119,32 @@ def test_multi_gpu_binaries_get_gpus_and_are_left_out_by_default(tmp_path):
     assert set(pd.read_csv(out, sep=r"\s+", comment="#")["variant"]) == {"plain"}
 
 
+def option_stubs(bin_dir, name, option, rows):
+    """memcpy_baseline, cub_scan and other_scan, which refuse `option` (exit 2), and `name`, whose
+    --help says it takes it: it sets L to the option's value, then runs `rows` (bash)."""
+    plain = f'[[ " $* " == *" {option} "* ]] && exit 2; for n in "${{sizes[@]}}"; do {ROW}; done'
+    for other in ("memcpy_baseline", "cub_scan", "other_scan"):
+        stub(bin_dir, other, plain)
+    path = bin_dir / name
+    path.write_text(
+        "#!/usr/bin/env bash\n"
+        f'if [ "$1" = --help ]; then echo "{name}: one scan variant of scan-zoo (tile: 1 items; element types: '
+        f'int32; takes {option})"; exit 0; fi\n'
+        'IFS=, read -r -a sizes <<<"$1"; L=0\n'
+        f'while [ $# -gt 0 ]; do [ "$1" = {option} ] && L=$2; shift; done\n'
+        f"{rows}\n")
+    path.chmod(0o755)
+
+
 def test_a_rows_sweep_gives_the_row_length_to_the_binaries_that_take_it(tmp_path):
     """--row-length L: the binaries whose --help says they take it get it (their rows' mode says
     the length), memcpy_baseline and cub_scan run the same N without it, and the other binaries
     are left out; a failure row of a rows binary carries its mode."""
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
-    plain = f'[[ " $* " == *" --row-length "* ]] && exit 2; for n in "${{sizes[@]}}"; do {ROW}; done'
-    for name in ("memcpy_baseline", "cub_scan", "other_scan"):
-        stub(bin_dir, name, plain)
-    rows = bin_dir / "rows_stub"
-    rows.write_text(
-        "#!/usr/bin/env bash\n"
-        'if [ "$1" = --help ]; then echo "rows_stub: one scan variant of scan-zoo (tile: 1 items; element types: '
-        'int32; takes --row-length)"; exit 0; fi\n'
-        'IFS=, read -r -a sizes <<<"$1"; L=0\n'
-        'while [ $# -gt 0 ]; do [ "$1" = --row-length ] && L=$2; shift; done\n'
-        'for n in "${sizes[@]}"; do [ $n = 2048 ] && exit 9; '
-        'echo "rows_stub int32 sum inclusive-length$L $n 10 0.5 0.4 0.6 16.0 PASS 1"; done\n')
-    rows.chmod(0o755)
+    option_stubs(bin_dir, "rows_stub", "--row-length",
+                 'for n in "${sizes[@]}"; do [ $n = 2048 ] && exit 9; '
+                 'echo "rows_stub int32 sum inclusive-length$L $n 10 0.5 0.4 0.6 16.0 PASS 1"; done')
     out = tmp_path / "timing.txt"
     result = bench(bin_dir, out, "--row-length", "4")
     assert result.returncode == 0, result.stderr
@@ -158,19 +165,9 @@ def test_a_segments_sweep_gives_the_segment_length_to_the_binaries_that_take_it(
     header's sweep line says the length."""
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
-    plain = f'[[ " $* " == *" --segment-length "* ]] && exit 2; for n in "${{sizes[@]}}"; do {ROW}; done'
-    for name in ("memcpy_baseline", "cub_scan", "other_scan"):
-        stub(bin_dir, name, plain)
-    segments = bin_dir / "segments_stub"
-    segments.write_text(
-        "#!/usr/bin/env bash\n"
-        'if [ "$1" = --help ]; then echo "segments_stub: one scan variant of scan-zoo (tile: 1 items; element types: '
-        'int32; takes --segment-length)"; exit 0; fi\n'
-        'IFS=, read -r -a sizes <<<"$1"; L=0\n'
-        'while [ $# -gt 0 ]; do [ "$1" = --segment-length ] && L=$2; shift; done\n'
-        '[ $L = 77 ] || exit 2\n'
-        'for n in "${sizes[@]}"; do echo "segments_stub int32 sum segmented-inclusive $n 10 0.5 0.4 0.6 16.0 PASS 1"; done\n')
-    segments.chmod(0o755)
+    option_stubs(bin_dir, "segments_stub", "--segment-length",
+                 '[ $L = 77 ] || exit 2; for n in "${sizes[@]}"; do '
+                 'echo "segments_stub int32 sum segmented-inclusive $n 10 0.5 0.4 0.6 16.0 PASS 1"; done')
     out = tmp_path / "timing.txt"
     result = bench(bin_dir, out, "--segment-length", "77")
     assert result.returncode == 0, result.stderr
