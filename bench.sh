@@ -44,8 +44,8 @@ options:
   --hot               do not flush L2 between timed reps
   --row-length L      a rows sweep: each N is N / L rows of L, scanned along the last axis by the
                       binaries that take --row-length (their --help says so: src/axis/), beside
-                      memcpy_baseline and cub_scan of the same N and the framework rows'
-                      cumsum along the last axis (default variants: those); the rows' mode is
+                      memcpy_baseline, cub_scan and single_pass_scan_tuned of the same N and the
+                      framework rows' cumsum along the last axis (default variants: those); the rows' mode is
                       inclusive-lengthL. Every N must be a multiple of L
   --columns C         a columns sweep, the same down the columns of N / C rows of C (the binaries
                       that take --columns; the frameworks' cumsum along axis 0); mode
@@ -123,9 +123,11 @@ if [ -n "$variants" ]; then
   done
 elif [ -n "$axis_option" ] || [ -n "$segment_length" ]; then
   # A sweep along an axis, or of segments: the binaries that scan them (their --help says they
-  # take the option), beside a copy of the same bytes and CUB's scan of the whole array; the
-  # frameworks' cumsum along the axis (they have no segmented scan).
+  # take the option), beside a copy of the same bytes, CUB's scan of the whole array and the
+  # zoo's (single_pass_scan_tuned, where built: what a batch of lines should cost, issue 33);
+  # the frameworks' cumsum along the axis (they have no segmented scan).
   binaries=("$bin_dir/memcpy_baseline" "$bin_dir/cub_scan")
+  [ -x "$bin_dir/single_pass_scan_tuned" ] && binaries+=("$bin_dir/single_pass_scan_tuned")
   while read -r name; do
     { [ -n "$axis_option" ] && takes_option "$bin_dir/$name" "$axis_option"; } ||
       { [ -n "$segment_length" ] && takes_option "$bin_dir/$name" --segment-length; } && binaries+=("$bin_dir/$name")

@@ -20,7 +20,8 @@
 #   64 columns                  2^14, 2^17 (the issue's 131072 x 64) and 2^20 rows
 #   512 columns                 2^12, 2^15 and 2^18 rows (the issue's 262144 x 512)
 #   4096 columns                2^8, 2^12 and 2^14 rows
-# An empty list (--lengths "" or --columns "") leaves that axis out. Other bench.sh options
+# An empty list or none (--lengths "", --columns none: the word survives an unquoted variable,
+# scripts/device_session.sh's AXIS_ARGS) leaves that axis out. Other bench.sh options
 # (--hot, --reps ...) pass through. Exit: bench.sh's worst.
 set -u
 cd "$(dirname "$0")/.."
@@ -35,6 +36,8 @@ while [ $# -gt 0 ]; do
     *) extra+=("$1"); shift ;;
   esac
 done
+[ "$lengths" = none ] && lengths=""
+[ "$columns" = none ] && columns=""
 if [ -z "$out_dir" ]; then
   gpu=$(bin/memcpy_baseline --device-info | "${PYTHON:-python3}" scripts/gpu_slug.py) || exit 4
   out_dir=results/$gpu/axis

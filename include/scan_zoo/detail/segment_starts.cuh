@@ -11,8 +11,8 @@
 //   3. a tile with no mark is plain (the tuned kernel's steps); any other runs the lifted steps,
 //      where an item in a gap also counts as a start (so a tile with a gap is closed and no
 //      look-back walks through it), and its store leaves the gaps' elements alone.
-// A gap's marks are written one element at a time by the thread of the segment before it: the
-// cost of a gap is its length, spread over the tiles it covers.
+// A gap's marks are written a word of 32 items at a time by the thread of the segment before it:
+// the cost of a gap is its length / 32, spread over the tiles it covers.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -32,12 +32,26 @@ struct SegmentStarts {
   std::int64_t segments;
   std::int64_t n;
 
-  // The marks of one tile's items, in shared memory: `heads` (a segment, or a gap, starts there:
-  // a restart of the lifted scan) and `outside` (in a gap: not stored).
+  // The marks of one tile's items, in shared memory, a bit an item (bit i % 32 of word i / 32):
+  // `heads` (a segment, or a gap, starts there: a restart of the lifted scan) and `outside` (in a
+  // gap: not stored). 2 KB for a tile of 8192 items; a thread clears one word of each.
   template <int TileItems>
   struct Marks {
-    std::uint8_t heads[TileItems];
-    std::uint8_t outside[TileItems];
+    static constexpr int kWords = TileItems / 32;
+    std::uint32_t heads[kWords];
+    std::uint32_t outside[kWords];
+
+    __device__ static bool bit(const std::uint32_t* words, int i) { return (words[i >> 5] >> (i & 31)) & 1u; }
+    // Sets bits from .. to - 1 of `words`, a word at a time (atomically: the ranges of two threads
+    // may share a word).
+    __device__ static void set(std::uint32_t* words, int from, int to) {
+      while (from < to) {
+        const int end_of_word = (from | 31) + 1, until = to < end_of_word ? to : end_of_word;
+        const std::uint32_t ones = until - from == 32 ? ~0u : ((1u << (until - from)) - 1) << (from & 31);
+        atomicOr(&words[from >> 5], ones);
+        from = until;
+      }
+    }
   };
 
   // The thread's items, round after round (RegisterTile's layout: round k's first item is
@@ -45,10 +59,10 @@ struct SegmentStarts {
   template <int V>
   struct Cursor {
     static constexpr int kStep = kWarpSize * V;
-    const std::uint8_t* heads;
+    const std::uint32_t* heads;
     int position;
 
-    __device__ bool starts_row(int j) const { return heads[position + j] != 0; }
+    __device__ bool starts_row(int j) const { return (heads[(position + j) >> 5] >> ((position + j) & 31)) & 1u; }
     __device__ void next_round() { position += kStep; }
   };
 
@@ -72,7 +86,7 @@ struct SegmentStarts {
 #pragma unroll
         for (int j = 0; j < V; ++j) {
           const int i = Tile::template offset<V>(k, j);
-          if (i < valid && !marks->outside[i]) at[i] = static_cast<Out>(items[k * V + j]);
+          if (i < valid && !Marks<TileItems>::bit(marks->outside, i)) at[i] = static_cast<Out>(items[k * V + j]);
         }
     }
   };
@@ -99,7 +113,7 @@ struct SegmentStarts {
     constexpr int kTileItems = Config::kTileItems;
     __shared__ Marks<kTileItems> marks;
     __shared__ std::int64_t first;
-    for (int i = threadIdx.x; i < kTileItems; i += Config::kThreads) marks.heads[i] = marks.outside[i] = 0;
+    for (int w = threadIdx.x; w < Marks<kTileItems>::kWords; w += Config::kThreads) marks.heads[w] = marks.outside[w] = 0;
     if (warp_id() == 0) {
       const std::int64_t found = last_starting_by(begin);
       if (lane_id() == 0) first = found;
@@ -119,14 +133,16 @@ struct SegmentStarts {
         if (s >= 0) {
           const std::int64_t b = begins[s], e = ends[s];
           if (b >= begin && b < end) {
-            marks.heads[b - begin] = 1;
+            Marks<kTileItems>::set(marks.heads, int(b - begin), int(b - begin) + 1);
             marked = true;
           }
           gap_begin = e > b ? e : b;
         }
         const std::int64_t gap_end = s + 1 < segments ? static_cast<std::int64_t>(begins[s + 1]) : n;
-        for (std::int64_t i = gap_begin > begin ? gap_begin : begin; i < gap_end && i < end; ++i) {
-          marks.heads[i - begin] = marks.outside[i - begin] = 1;
+        const std::int64_t from = gap_begin > begin ? gap_begin : begin, to = gap_end < end ? gap_end : end;
+        if (from < to) {
+          Marks<kTileItems>::set(marks.heads, int(from - begin), int(to - begin));
+          Marks<kTileItems>::set(marks.outside, int(from - begin), int(to - begin));
           marked = gap = true;
         }
       }
