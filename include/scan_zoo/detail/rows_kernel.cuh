@@ -35,8 +35,8 @@
 //   With, lifted: mark the items that start a row (a bit each) and put the initial value in front
 //   of each row's first item; 2. scan each warp's run, restarting at the marks; 3. combine the
 //   warp totals as pairs (one barrier); 4. warp 0 publishes the tile's total, INCLUSIVE at once when a row starts in the
-//   tile (closed; the look-back then serves only the items before that start), else AGGREGATE,
-//   looks back and publishes INCLUSIVE; 5. a second barrier hands out the carry-in; 6. put the
+//   tile (closed; the look-back then serves only the items before that start, and a tile whose
+//   first item starts a row skips it), else AGGREGATE, looks back and publishes INCLUSIVE; 5. a second barrier hands out the carry-in; 6. put the
 //   carry-in and the warps before in front of every item that no row start precedes in its warp,
 //   and store; an exclusive scan puts the initial value on each row's first
 //   item; the row totals go to Options::total when asked.
@@ -332,15 +332,18 @@ __global__ void __launch_bounds__(Config::kThreads, kRowsBlocksPerSm<typename Ar
   const typename Tile::template BlockTotals<Pair> totals = Tile::template combine_warps<Pair, Lifted>(warp_total, lifted);
 
   // Publish (a tile with a row start is closed: INCLUSIVE at once), look back, hand out the
-  // carry-in. Tile 0 starts with a row, so its carry-in is the identity.
+  // carry-in. Tile 0 starts with a row, so its carry-in is the identity, and so is that of any
+  // tile whose first item starts a row (rows of 1024 make every tile such a tile): it publishes
+  // and skips the walk, waiting on no one.
   Acc carry = op.template identity<Acc>();
   if (tiles > 1) {
     __shared__ Acc shared_carry;
     if (warp_id() == 0) {
+      const bool opens_with_start = __shfl_sync(kFullMask, heads & 1u, 0) != 0;  // lane 0 holds item 0
       const Lookback lookback{state, tile};
       const Acc prefix = look_back_in_warp0<Acc, Op, typename Config::Backoff>(
-          state, tile, totals.tile.value, totals.tile.head != 0, [&] { return lookback.template walk<Acc, Op>(op); },
-          op);
+          state, tile, totals.tile.value, totals.tile.head != 0,
+          [&] { return opens_with_start ? op.template identity<Acc>() : lookback.template walk<Acc, Op>(op); }, op);
       if (lane_id() == 0) shared_carry = prefix;
     }
     __syncthreads();
