@@ -87,15 +87,30 @@ def test_segmented_selftest(gpu, seed):
     assert len(passed) == expected, f"{len(passed)} checks passed, {expected} expected\n{context}"
 
 
-@ONE_AT_A_TIME
-def test_api_at_2_to_the_32_plus_3(gpu, seed):
+def skip_unless_free_device_memory(mib, why):
     free = subprocess.run(["nvidia-smi", "--query-gpu=memory.free", "--format=csv,noheader,nounits"],
                           capture_output=True, text=True)
-    if free.returncode == 0 and int(free.stdout.split()[0]) < 20_000:
-        pytest.skip("needs 17 GB of free device memory")
+    if free.returncode == 0 and int(free.stdout.split()[0]) < mib:
+        pytest.skip(why)
+
+
+@ONE_AT_A_TIME
+def test_api_at_2_to_the_32_plus_3(gpu, seed):
+    skip_unless_free_device_memory(20_000, "needs 17 GB of free device memory")
     result = run([TEST_BIN / "api_selftest", "--large", "--seed", seed], timeout=1200)
     assert result.returncode == 0 and "PASS large: 2^32 + 3 uint32 in place" in result.stdout, \
         result.stdout[-3000:] + result.stderr[-2000:]
+
+
+@ONE_AT_A_TIME
+def test_axis_past_32_bit_indices(gpu, seed):
+    """Issue 33's sizes: rows and columns of 2^31 + 1 and 2^32 + 1 elements in all, and one row of
+    2^32 + 1, uint32 sums in place, every element checked (axis_selftest --large)."""
+    skip_unless_free_device_memory(20_000, "needs 17 GB of free device memory")
+    result = run([TEST_BIN / "axis_selftest", "--large", "--seed", seed], timeout=1800)
+    context = result.stdout[-3000:] + result.stderr[-2000:]
+    assert result.returncode == 0 and "axis_selftest: 0 failed" in result.stdout, context
+    assert len(re.findall(r"^PASS large: .* uint32 in place$", result.stdout, re.M)) == 5, context
 
 
 def test_example_program(gpu):

@@ -4,7 +4,7 @@
 // exactly (the data keep every prefix exact), with the output and the totals poisoned first.
 // Run by tests/test_api.py.
 //
-//   build/tests/axis_selftest [--seed S]
+//   build/tests/axis_selftest [--large] [--seed S]
 //
 // Checks, each printed as "PASS name" or "FAIL name: why"; exit 0 only if all pass:
 //   shapes     rows (inner = 1), rows x length from 1 x 1 to 1 x 2^20 + 7 and 2^16 x 3: rows
@@ -21,6 +21,9 @@
 //   workspace  a column scan in caller memory of workspace_bytes<Acc>(shape)
 //   refusals   a negative extent, an element count past 2^63 - 1, a forced configuration, in ==
 //              out with In and Out of different sizes (cudaErrorInvalidValue)
+//   large      (--large, instead of the above) uint32 sums in place past 32-bit indices: rows of
+//              3 x 715827883 (2^31 + 1 elements) and 641 x 6700417 (2^32 + 1), one row of 2^32 + 1,
+//              and 3 and 641 columns of the same totals (16 GB of device memory, 32 GB of host)
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
 
@@ -32,6 +35,7 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "matrix_product.cuh"
@@ -219,14 +223,67 @@ void check_caller_workspace(std::mt19937_64& rng) {
   }
 }
 
+// Lines past 32-bit indices: uint32 sums in place (exact: they wrap), every element checked
+// against a running sum per line in one pass over memory.
+void check_large(std::mt19937_64& rng) {
+  const std::int64_t two_32 = std::int64_t(1) << 32;
+  static_assert(3 * std::int64_t(715827883) == (std::int64_t(1) << 31) + 1, "2^31 + 1 = 3 x 715827883");
+  static_assert(641 * std::int64_t(6700417) == (std::int64_t(1) << 32) + 1, "2^32 + 1 = 641 x 6700417");
+  const std::pair<const char*, scan_zoo::Shape> cases[] = {
+      {"rows 3 x 715827883 (2^31 + 1)", {3, 715827883}},
+      {"rows 641 x 6700417 (2^32 + 1)", {641, 6700417}},
+      {"one row of 2^32 + 1", {1, two_32 + 1}},
+      {"3 columns of 715827883 (2^31 + 1)", {1, 715827883, 3}},
+      {"641 columns of 6700417 (2^32 + 1)", {1, 6700417, 641}},
+  };
+  scan_zoo::Workspace workspace;
+  for (const auto& [name, shape] : cases) {
+    const std::int64_t n = shape.outer * shape.length * shape.inner;
+    std::vector<std::uint32_t> input(n);
+    for (auto& x : input) x = std::uint32_t(rng());
+    std::uint32_t* d = nullptr;
+    if (cudaMalloc(&d, n * sizeof(std::uint32_t)) != cudaSuccess) {
+      report(false, std::string("large: ") + name, "not enough device memory");
+      continue;
+    }
+    CHECK_CUDA(cudaMemcpy(d, input.data(), n * sizeof(std::uint32_t), cudaMemcpyHostToDevice));
+    const cudaError_t error = scan_zoo::inclusive_scan(d, d, shape, scan_zoo::Plus{}, workspace);
+    CHECK_CUDA(cudaDeviceSynchronize());
+    std::vector<std::uint32_t> got(n);
+    CHECK_CUDA(cudaMemcpy(got.data(), d, n * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
+    CHECK_CUDA(cudaFree(d));
+    std::string why = error != cudaSuccess ? std::string("returned ") + cudaGetErrorString(error) : "";
+    // Element e lies in line (e / slab) x inner + e % inner; a slab's first `inner` elements
+    // start their lines.
+    const std::int64_t slab = shape.length * shape.inner;
+    std::vector<std::uint32_t> running(shape.inner);
+    for (std::int64_t e = 0; e < n && why.empty(); ++e) {
+      std::uint32_t& sum = running[e % shape.inner];
+      sum = (e % slab < shape.inner ? 0u : sum) + input[e];
+      if (got[e] != sum) why = "first wrong element at index " + std::to_string(e);
+    }
+    report(why.empty(), std::string("large: ") + name + " uint32 in place", why);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  const unsigned long long seed = seed_from_command_line(argc, argv, 20261127, "axis_selftest");
+  bool large = false;
+  std::vector<char*> args;
+  for (int i = 0; i < argc; ++i)
+    if (std::strcmp(argv[i], "--large") == 0) large = true;
+    else args.push_back(argv[i]);
+  const unsigned long long seed =
+      seed_from_command_line(int(args.size()), args.data(), 20261127, "axis_selftest [--large]");
   std::mt19937_64 rng(seed);
-  check_shapes_and_forms(rng);
-  check_caller_workspace(rng);
-  check_refusals();
+  if (large) {
+    check_large(rng);
+  } else {
+    check_shapes_and_forms(rng);
+    check_caller_workspace(rng);
+    check_refusals();
+  }
   std::printf("axis_selftest: %d failed\n", failures);
   return failures == 0 ? 0 : 1;
 }
