@@ -34,12 +34,13 @@
 //   Without: 2-6 as the tuned kernel, the tile published AGGREGATE then INCLUSIVE.
 //   With, lifted: mark the items that start a row (a bit each) and put the initial value in front
 //   of each row's first item; 2. scan each warp's run, restarting at the marks; 3. combine the
-//   warp totals as pairs (one barrier); 4. warp 0 publishes the tile's total, INCLUSIVE at once when a row starts in the
-//   tile (closed; the look-back then serves only the items before that start, and a tile whose
-//   first item starts a row skips it), else AGGREGATE, looks back and publishes INCLUSIVE; 5. a second barrier hands out the carry-in; 6. put the
-//   carry-in and the warps before in front of every item that no row start precedes in its warp,
-//   and store; an exclusive scan puts the initial value on each row's first
-//   item; the row totals go to Options::total when asked.
+//   warp totals as pairs (one barrier); 4. warp 0 publishes the tile's total, INCLUSIVE at once
+//   when a row starts in the tile (closed; the look-back then serves only the items before that
+//   start, and a tile whose first item starts a row skips it), else AGGREGATE, looks back and
+//   publishes INCLUSIVE; 5. a second barrier hands out the carry-in; 6. put the carry-in and the
+//   warps before in front of every item that no row start precedes in its warp, and store; an
+//   exclusive scan puts the initial value on each row's first item; the row totals go to
+//   Options::total when asked.
 // Where lines start is the kernel's Starts parameter: RowStarts (below: every `length`
 // elements, by arithmetic) for the rows of axis.cuh, SegmentStarts (segment_starts.cuh: read
 // from begin and end offsets, with gaps between segments left unwritten) for segmented.cuh.
@@ -360,7 +361,7 @@ __global__ void __launch_bounds__(Config::kThreads, kRowsBlocksPerSm<typename Ar
   for (int i = 0; i < Config::kItems; ++i)
     if (!((reached >> i) & 1u)) items[i] = op(in_front, items[i]);
   {
-    auto cursor = lines.template cursor<Tile, V>(Tile::template offset<V>(0, 0));
+    auto cursor = lines.template cursor<Tile, V>(Tile::template offset<V>(0, 0));  // for the row totals only
 #pragma unroll
     for (int k = 0; k < kRounds; ++k) {
 #pragma unroll
@@ -391,11 +392,12 @@ __global__ void __launch_bounds__(Config::kThreads, kRowsBlocksPerSm<typename Ar
 // The row scan's scratch memory (the tuned scan's, for its configuration) and launch, for
 // accumulators of type Acc.
 template <class Acc>
-struct RowsScan : TunedScan<RowsConfig<Acc>> {
+struct RowsScan {
   using Config = RowsConfig<Acc>;
+  using Descriptors = typename TunedScan<Config>::template Descriptors<Acc>;
 
   static std::size_t workspace_bytes(std::int64_t n) {
-    return TunedScan<Config>::template workspace_bytes<Acc>(n);
+    return Descriptors::workspace_bytes(ceil_div<std::int64_t>(n, Config::kTileItems));
   }
 
   // args.n elements, their lines where `starts` says (RowStarts: rows x length elements);
@@ -406,7 +408,7 @@ struct RowsScan : TunedScan<RowsConfig<Acc>> {
     static_assert(std::is_same_v<typename Args::AccT, Acc>, "the configuration is chosen for the accumulator");
     if (args.n == 0) return cudaSuccess;
     const std::int64_t tiles = ceil_div<std::int64_t>(args.n, Config::kTileItems);
-    const auto state = TunedScan<Config>::template Descriptors<Acc>::for_run(scratch, tiles, epoch);
+    const auto state = Descriptors::for_run(scratch, tiles, epoch);
     rows_scan_kernel<Config, Args, Starts><<<static_cast<unsigned>(tiles), Config::kThreads, 0, stream>>>(
         args, starts, state, static_cast<std::uint32_t>(tiles));
     return cudaGetLastError();

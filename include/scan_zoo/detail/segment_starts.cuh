@@ -32,7 +32,10 @@ struct SegmentStarts {
   std::int64_t segments;
   std::int64_t n;
 
-  // The marks of one tile's items, in shared memory, a bit an item (bit i % 32 of word i / 32):
+  // Bit i of an array of 32-bit words (bit i % 32 of word i / 32).
+  __device__ static bool marked(const std::uint32_t* words, int i) { return (words[i >> 5] >> (i & 31)) & 1u; }
+
+  // The marks of one tile's items, in shared memory, a bit an item (`marked`):
   // `heads` (a segment, or a gap, starts there: a restart of the lifted scan) and `outside` (in a
   // gap: not stored). 2 KB for a tile of 8192 items; a thread clears one word of each.
   template <int TileItems>
@@ -41,7 +44,6 @@ struct SegmentStarts {
     std::uint32_t heads[kWords];
     std::uint32_t outside[kWords];
 
-    __device__ static bool bit(const std::uint32_t* words, int i) { return (words[i >> 5] >> (i & 31)) & 1u; }
     // Sets bits from .. to - 1 of `words`, a word at a time (atomically: the ranges of two threads
     // may share a word).
     __device__ static void set(std::uint32_t* words, int from, int to) {
@@ -62,7 +64,7 @@ struct SegmentStarts {
     const std::uint32_t* heads;
     int position;
 
-    __device__ bool starts_row(int j) const { return (heads[(position + j) >> 5] >> ((position + j) & 31)) & 1u; }
+    __device__ bool starts_row(int j) const { return marked(heads, position + j); }
     __device__ void next_round() { position += kStep; }
   };
 
@@ -86,7 +88,7 @@ struct SegmentStarts {
 #pragma unroll
         for (int j = 0; j < V; ++j) {
           const int i = Tile::template offset<V>(k, j);
-          if (i < valid && !Marks<TileItems>::bit(marks->outside, i)) at[i] = static_cast<Out>(items[k * V + j]);
+          if (i < valid && !marked(marks->outside, i)) at[i] = static_cast<Out>(items[k * V + j]);
         }
     }
   };
