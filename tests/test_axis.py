@@ -20,8 +20,8 @@ TILE, WIDE_TILE = 8192, 4096
 ROW_LENGTHS = [1, 2, 3, 4, 5, 31, 127, 128, 129, WIDE_TILE - 1, WIDE_TILE, WIDE_TILE + 1, TILE - 1, TILE, TILE + 1,
                3 * TILE + 7, 131072]
 # Column counts: odd (single elements), multiples of the vector, lane groups of every size, one
-# warp's columns (128 int32) and several blocks of them.
-COLUMN_COUNTS = [1, 2, 3, 4, 5, 8, 31, 64, 100, 128, 129, 512, 1000]
+# tile's columns (32 int32, a group of 8 lanes), one more, and several blocks of them.
+COLUMN_COUNTS = [1, 2, 3, 4, 5, 8, 31, 32, 33, 64, 100, 128, 129, 512, 1000]
 AXES = {"row": ("--row-length", "length", ROW_LENGTHS), "column": ("--columns", "columns", COLUMN_COUNTS)}
 # The scans of src/axis/; linear_recurrence, which scans maps of its own, has its test below.
 AXIS_VARIANTS = [v for v in VARIANTS if SOURCES[v].parent.name == "axis" and v != "linear_recurrence"]

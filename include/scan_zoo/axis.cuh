@@ -67,20 +67,20 @@ namespace detail {
 // after every configuration of the table.
 inline constexpr int kRowsKernel = TunedDispatch::kConfigCount;
 
-// Where the column kernel's status words lie: a layout of its own for every geometry and
-// accumulator size, whatever the size (its value slots are never status words), so that a
-// workspace is zeroed whenever a column scan follows a scan of another shape or kernel.
+// Where the column kernel's descriptor words lie: a layout of its own for every geometry and
+// accumulator size, so that a workspace is zeroed whenever a column scan follows a scan of
+// another shape or kernel (a word left where another layout put it may carry this run's epoch).
 inline std::uint64_t columns_layout(const ColumnGeometry& g, std::size_t acc_bytes) {
   return (static_cast<std::uint64_t>(g.tiles()) << 24) ^ (std::uint64_t(g.width) << 12) ^
          (std::uint64_t(TunedDispatch::kConfigCount + 1) << 8) ^ (acc_bytes << 1) ^ 1u;
 }
 
 // The column scan's geometry for this shape and these pointers (ColumnsScan::vector_for).
-template <class In, class Out>
+template <class In, class Out, class Acc>
 ColumnGeometry columns_geometry(const Shape& shape, typename InputPointer<In>::type in, const Out* out) {
   using Columns = ColumnsScan<>;
   return ColumnGeometry::make<ColumnsDefaultConfig>(shape.outer, shape.length, shape.inner,
-                                                    Columns::vector_for<In, Out>(shape.inner, in, out));
+                                                    Columns::vector_for<In, Out>(shape.inner, in, out), sizeof(Acc));
 }
 
 // outer x length x inner, or -1 when an extent is negative or the product passes 2^63 - 1.
@@ -132,7 +132,7 @@ cudaError_t scan_along(typename InputPointer<In>::type in, Out* out, const Shape
     if (n == 0) return write_fronts(front, op, options.total, lines, stream);
     const ScanArgs<In, Out, Acc, Op, Reverse> args{in, out, n, kind == ScanKind::Exclusive, front, op, options.total};
     if (shape.inner > 1) {
-      const ColumnGeometry g = columns_geometry<In>(shape, in, out);
+      const ColumnGeometry g = columns_geometry<In, Out, Acc>(shape, in, out);
       if (g.tiles() > INT32_MAX) return cudaErrorInvalidValue;  // a grid of more blocks than CUDA launches
       const std::size_t bytes = ColumnsScan<>::workspace_bytes<Acc>(g);
       std::uint32_t epoch = 0;
@@ -210,7 +210,7 @@ std::size_t workspace_bytes(const Shape& shape) {
   std::size_t most = 0;
   for (const int vector : {1, 2, 4, 8, 16}) {
     const auto g = detail::ColumnGeometry::make<detail::ColumnsDefaultConfig>(shape.outer, shape.length, shape.inner,
-                                                                              vector);
+                                                                              vector, sizeof(Acc));
     const std::size_t bytes = detail::ColumnsScan<>::workspace_bytes<Acc>(g);
     most = bytes > most ? bytes : most;
   }

@@ -442,13 +442,15 @@ const std::vector<std::pair<std::string, std::function<void()>>> kTests = {
        for (const int vector : {1, 2, 4, 8})
          for (const std::int64_t inner : {2, 3, 4, 5, 8, 16, 31, 64, 100, 127, 128, 129, 256, 512, 1000, 4096}) {
            if (vector > 1 && inner % vector != 0) continue;
-           const ColumnGeometry g = ColumnGeometry::make<Config>(3, 1000, inner, vector);
+           const ColumnGeometry g = ColumnGeometry::make<Config>(3, 1000, inner, vector, 4);
+           const std::int64_t vectors = (inner + vector - 1) / vector;
            right = right && g.group_lanes >= 1 && g.group_lanes <= 32 && g.groups == 32 / g.group_lanes &&
                    g.width == g.group_lanes * vector && g.column_blocks * g.width >= inner &&
                    (g.column_blocks - 1) * g.width < inner && g.bands * g.tile_rows >= 1000 &&
-                   (g.bands - 1) * g.tile_rows < 1000 && g.tile_rows == 8 * g.groups * Config::kRowsPerChunk &&
+                   (g.bands - 1) * g.tile_rows < 1000 &&
+                   g.tile_rows == 8 * g.groups * Config::rows_per_chunk(vector, 4) &&
                    g.tiles() == 3 * g.bands * g.column_blocks &&
-                   (g.groups == 1) == ((inner + vector - 1) / vector > 16);
+                   g.group_lanes == (vectors < Config::kGroupLanes ? vectors : Config::kGroupLanes);
          }
        expect(right, "lane groups, column blocks and bands cover the array once");
      }},

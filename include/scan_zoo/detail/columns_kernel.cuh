@@ -10,12 +10,16 @@
 // and column in shared memory), and the bands of a column block talk through a decoupled
 // look-back (Merrill & Garland 2016) whose descriptor holds a value per column.
 //
-// The layout of the threads over a tile (ColumnGeometry): lanes in groups of `group_lanes`, each
-// lane V consecutive columns, so that a group spans the tile's `width` = group_lanes x V columns
-// (at most a warp's 32 V: wider arrays have several column blocks); a warp holds 32 / group_lanes
-// groups, each scanning its own chunk of kRowsPerChunk rows, so that narrow arrays (inner of 2,
-// 3, 64) keep every lane busy. Chunk c of a tile covers its rows c x kRowsPerChunk onwards, in
-// scan order: warp-major, then group.
+// The layout of the threads over a tile (ColumnGeometry): lanes in groups of `group_lanes` (at
+// most kGroupLanes, 8), each lane V consecutive columns, so that a group spans the tile's `width` =
+// group_lanes x V columns (32 float32, 128 bytes of a row: wider arrays have several column
+// blocks, each its own chain of bands); a warp holds 32 / group_lanes groups, each scanning its
+// own chunk of rows (128 bytes of accumulators a thread: 8 rows of 4 float32, 32 of one), so
+// that narrow arrays (inner of 2, 3, 8) keep every lane busy. Chunk c of a tile covers its rows
+// c x (rows a chunk) onwards, in scan order: warp-major, then group.
+// Why narrow tiles: a window of the look-back reads a band's descriptor (a value per column) per
+// chunk, so its bytes grow with the width while the bands it covers do not; 8-lane groups
+// measured best beside 4 and 32 (bench/NOTES.md, "Scans along an axis").
 //
 // The kernel, top to bottom (columns_scan_kernel below):
 //   1. load the thread's chunk: a row at a time, V columns of it (one 16-byte vector where the
@@ -25,20 +29,22 @@
 //      warps through shared memory (one barrier): each thread has the reduction of the rows
 //      before its chunk in the tile, and the tile's total, per column;
 //   4. warp 0's first group publishes the tile's totals (AGGREGATE; the first band INCLUSIVE,
-//      with the initial value in front), looks back over the bands above (a window of 32 bands
-//      a step: a lane polls each band's status, then the window's values are reduced per
-//      column, four bands' reads in flight at a time), and publishes the INCLUSIVE values;
-//      5. a barrier hands the carry-in to every thread;
+//      with the initial value in front);
+//   5. every thread looks back at once, a band above the tile a chunk (one round trip for a
+//      window of as many bands as the tile has chunks), the window is reduced per column in band
+//      order as the chunks were in step 3, and the walk goes on up until every column has met an
+//      INCLUSIVE band; warp 0's first group publishes the INCLUSIVE values, and a barrier hands
+//      the carry-in to every thread;
 //   6. put the carry-in and the chunks before in front of every item, and store; the last band
 //      writes each column's total when asked.
 // Reverse scans run each column from its last row: the bands and chunks count rows from the end.
 //
-// The descriptor (ColumnTileState): a status word per tile (epoch-tagged as in tile_state.cuh),
-// then two slots of `width` values per tile, AGGREGATE and INCLUSIVE apart (with one slot, a
-// reader that saw AGGREGATE could read the INCLUSIVE value written after it). The writers store
-// their values and fence, the warp meets at __syncwarp, and lane 0 publishes the status with
-// release; a reader's lane loads the status with acquire and the warp meets at __syncwarp
-// before any lane loads the values (relaxed, at device scope).
+// The descriptor (ColumnTileState): per tile and column, the value in 64-bit words each beside
+// the epoch-tagged status (tile_state.cuh), relaxed atomics on one word at a time, as the tuned
+// scan's packed descriptors are: no fence, and one round trip for a value and its flag. A first
+// version, a status word per tile and value slots ordered by release/acquire, read by warp 0
+// alone, four bands' reads in flight per lane, ran at 30-41% of copy (bench/NOTES.md, "Scans
+// along an axis").
 //
 // Forward progress: a tile waits only on tiles with smaller indices (the bands above it, in the
 // same slab and column block), relying on blocks being dispatched in blockIdx.x order, as the
@@ -60,16 +66,22 @@
 
 namespace scan_zoo::detail {
 
-template <int Threads, int RowsPerChunk>
+template <int Threads, int ChunkBytes, int GroupLanes, int BlocksPerSm>
 struct ColumnsConfig {
   static constexpr int kThreads = Threads;
   static constexpr int kWarps = Threads / kWarpSize;
-  static constexpr int kRowsPerChunk = RowsPerChunk;
+  static constexpr int kGroupLanes = GroupLanes;    // the most lanes a group: a tile is at most kGroupLanes x V wide
+  static constexpr int kBlocksPerSm = BlocksPerSm;  // __launch_bounds__
+  // A chunk's rows: ChunkBytes of accumulators a thread (32-bit ones counted as 4 bytes at least).
+  __host__ __device__ static constexpr int rows_per_chunk(int vector, int acc_bytes) {
+    const int rows = ChunkBytes / (vector * (acc_bytes < 4 ? 4 : acc_bytes));
+    return rows > 0 ? rows : 1;
+  }
 };
 
-// 256 threads, 8 rows a chunk: V x 8 items a thread (32 int32), a tile of 64 x group count rows.
-// Until a sweep of the column shapes measures others (bench/NOTES.md, "Scans along an axis").
-using ColumnsDefaultConfig = ColumnsConfig<256, 8>;
+// 256 threads, 128 bytes a chunk, groups of at most 8 lanes, 2 blocks a SM (the 32-bit tiles
+// compile to 80-112 registers): the best of the variants in bench/NOTES.md, "Scans along an axis".
+using ColumnsDefaultConfig = ColumnsConfig<256, 128, 8, 2>;
 
 // How a tile's threads cover an [outer, length, inner] array (the top of this file).
 struct ColumnGeometry {
@@ -83,13 +95,13 @@ struct ColumnGeometry {
   std::int64_t column_blocks;  // tiles across a slab
 
   template <class Config>
-  static ColumnGeometry make(std::int64_t outer, std::int64_t length, std::int64_t inner, int vector) {
+  static ColumnGeometry make(std::int64_t outer, std::int64_t length, std::int64_t inner, int vector, int acc_bytes) {
     ColumnGeometry g{outer, length, inner, vector, 0, 0, 0, 0, 0, 0};
     const std::int64_t vectors = ceil_div<std::int64_t>(inner, vector);
-    g.group_lanes = static_cast<int>(vectors < kWarpSize ? vectors : kWarpSize);
+    g.group_lanes = static_cast<int>(vectors < Config::kGroupLanes ? vectors : Config::kGroupLanes);
     g.groups = kWarpSize / g.group_lanes;
     g.width = g.group_lanes * vector;
-    g.tile_rows = std::int64_t(Config::kWarps) * g.groups * Config::kRowsPerChunk;
+    g.tile_rows = std::int64_t(Config::kWarps) * g.groups * Config::rows_per_chunk(vector, acc_bytes);
     g.bands = ceil_div<std::int64_t>(length, g.tile_rows);
     g.column_blocks = ceil_div<std::int64_t>(inner, g.width);
     return g;
@@ -97,54 +109,50 @@ struct ColumnGeometry {
   std::int64_t tiles() const { return outer * bands * column_blocks; }
 };
 
-// The descriptors of the column scan: statuses, then the AGGREGATE and INCLUSIVE slots of
-// `width` values each per tile.
+// The descriptors of the column scan: per tile and column, that column's value as kWords 32-bit
+// pieces, each in a 64-bit word beside the tagged status (tile_state.cuh's PackedTileState128,
+// for a value of any size). A reader believes a column's value only when the tags of its words
+// agree (same status, same epoch: a tile publishes AGGREGATE once and INCLUSIVE once a run), so
+// every access is a relaxed atomic on one word, the value travels with its flag, and a reader
+// needs one round trip and no fence. Each column is published and read on its own: a reader may
+// see one column of a tile INCLUSIVE while another is still AGGREGATE, and the look-back keeps a
+// carry per column for that reason.
 template <class T>
 struct ColumnTileState {
-  std::uint32_t* status = nullptr;
-  T* aggregate = nullptr;
-  T* inclusive = nullptr;
+  static constexpr int kWords = (int(sizeof(T)) + 3) / 4;
+  unsigned long long* words = nullptr;
   int width = 0;
   std::uint32_t epoch = 0;
 
   void layout(ScratchCarver& carver, std::int64_t tiles, int values_per_tile) {
     width = values_per_tile;
-    status = carver.take<std::uint32_t>(static_cast<std::size_t>(tiles));
-    aggregate = carver.take<T>(static_cast<std::size_t>(tiles) * values_per_tile);
-    inclusive = carver.take<T>(static_cast<std::size_t>(tiles) * values_per_tile);
+    words = carver.take<unsigned long long>(static_cast<std::size_t>(tiles) * values_per_tile * kWords);
   }
-
-  // Called by every lane of a warp: the lanes that hold columns store theirs (`count` values for
-  // columns `first` onwards of the tile), then lane 0 publishes the status.
-  template <int V>
-  __device__ void publish(std::int64_t tile, std::uint32_t new_status, int first, int count, const T (&values)[V]) const {
-    T* slot = (new_status == kTileInclusive ? inclusive : aggregate) + tile * width + first;
+  __device__ void publish(std::int64_t tile, std::uint32_t status, int column, const T& value) const {
+    std::uint32_t pieces[kWords] = {};
+    memcpy(pieces, &value, sizeof(T));
+    const unsigned long long tag = static_cast<unsigned long long>(tagged_status(status, epoch)) << 32;
+    unsigned long long* at = words + (tile * width + column) * kWords;
 #pragma unroll
-    for (int j = 0; j < V; ++j)
-      if (j < count) store_value(slot[j], values[j]);
-    __threadfence();
-    __syncwarp();
-    if (lane_id() == 0)
-      DeviceAtomic<std::uint32_t>(status[tile]).store(tagged_status(new_status, epoch), cuda::memory_order_release);
+    for (int k = 0; k < kWords; ++k) publish_word<Publish::Exchange>(at[k], tag | pieces[k], cuda::memory_order_relaxed);
   }
-  __device__ std::uint32_t read_status(std::int64_t tile) const {
-    return status_in_epoch(DeviceAtomic<std::uint32_t>(status[tile]).load(cuda::memory_order_acquire), epoch);
-  }
-  // A value whose status the warp has seen (read_status, then __syncwarp).
-  __device__ T read_value(std::int64_t tile, std::uint32_t seen_status, int column) const {
-    T* slot = (seen_status == kTileInclusive ? inclusive : aggregate) + tile * width + column;
-    return load_value(*slot);
-  }
-  // `value`, then the AGGREGATE values of `column` in `count` tiles `stride` apart from `tile` on,
-  // reduced in that order; the reads go out four at a time, as they depend on nothing.
-  template <class Op>
-  __device__ T reduce_aggregates(T value, std::int64_t tile, std::int64_t stride, int count, int column,
-                                 const Op& op) const {
-    T* slot = aggregate + tile * width + column;
-    const std::int64_t step = stride * width;
-#pragma unroll 4
-    for (int i = 0; i < count; ++i, slot += step) value = op(value, load_value(*slot));
-    return value;
+  __device__ TileView<T> read(std::int64_t tile, int column) const {
+    unsigned long long* at = words + (tile * width + column) * kWords;
+    unsigned long long word[kWords];
+#pragma unroll
+    for (int k = 0; k < kWords; ++k) word[k] = DeviceAtomic<unsigned long long>(at[k]).load(cuda::memory_order_relaxed);
+    const std::uint32_t tag = static_cast<std::uint32_t>(word[0] >> 32);
+    bool agree = true;
+    std::uint32_t pieces[kWords];
+#pragma unroll
+    for (int k = 0; k < kWords; ++k) {
+      agree = agree && static_cast<std::uint32_t>(word[k] >> 32) == tag;
+      pieces[k] = static_cast<std::uint32_t>(word[k]);
+    }
+    TileView<T> view;
+    view.status = agree ? status_in_epoch(tag, epoch) : std::uint32_t(kTileInvalid);
+    memcpy(&view.value, pieces, sizeof(T));
+    return view;
   }
 };
 
@@ -167,14 +175,14 @@ __device__ __forceinline__ void load_columns(ZipPointer<A, B> at, Acc (&row)[V])
   for (int j = 0; j < V; ++j) row[j] = static_cast<Acc>(Zip<A, B>{firsts[j], seconds[j]});
 }
 
-// At least one block a SM, said outright: without it ptxas held some instances (64-bit V = 1) to
-// 64 registers and spilled.
+// The blocks a SM said outright (Config::kBlocksPerSm): without a bound ptxas held some instances
+// (64-bit V = 1) to 64 registers and spilled.
 template <class Config, int V, class Args>
-__global__ void __launch_bounds__(Config::kThreads, 1)
+__global__ void __launch_bounds__(Config::kThreads, Config::kBlocksPerSm)
     columns_scan_kernel(Args args, ColumnGeometry g, ColumnTileState<typename Args::AccT> state) {
   using Acc = typename Args::AccT;
   using Out = typename Args::OutT;
-  constexpr int kRows = Config::kRowsPerChunk;
+  constexpr int kRows = Config::rows_per_chunk(V, sizeof(Acc));
   const auto& op = args.op;
   const Acc identity = op.template identity<Acc>();
   const int lane = lane_id();
@@ -233,9 +241,10 @@ __global__ void __launch_bounds__(Config::kThreads, 1)
   }
 
   // 3. The chunks before this one in the tile, per column: the groups of the warp (a scan over
-  // groups, lanes group_lanes apart), then the warps (one word per warp and column).
+  // groups, lanes group_lanes apart), then the warps (one word per warp and column), put in front
+  // of the chunk's items at once (the registers are then free for the look-back).
   __shared__ Acc warp_totals[Config::kWarps][kWarpSize * V];
-  Acc before_chunk[V], tile_total[V];
+  Acc before_chunk[V];
 #pragma unroll
   for (int j = 0; j < V; ++j) {
     Acc through_group = total[j];
@@ -250,92 +259,120 @@ __global__ void __launch_bounds__(Config::kThreads, 1)
   __syncthreads();
 #pragma unroll
   for (int j = 0; j < V; ++j) {
-    Acc before_warp = identity, all = identity;
-    for (int w = 0; w < Config::kWarps; ++w) {
-      if (w == warp) before_warp = all;
-      all = op(all, warp_totals[w][first_column_in_tile + j]);
-    }
+    Acc before_warp = identity;
+    for (int w = 0; w < warp; ++w) before_warp = op(before_warp, warp_totals[w][first_column_in_tile + j]);
     before_chunk[j] = op(before_warp, before_chunk[j]);
-    tile_total[j] = all;
+#pragma unroll
+    for (int k = 0; k < kRows; ++k) items[k][j] = op(before_chunk[j], items[k][j]);
   }
+  // The tile's total of column j, from the warps' totals (wanted by warp 0's first group only).
+  const auto tile_total = [&](int j) {
+    Acc all = identity;
+    for (int w = 0; w < Config::kWarps; ++w) all = op(all, warp_totals[w][first_column_in_tile + j]);
+    return all;
+  };
 
-  // 4-5. The carry-in of the tile's columns: the first band starts with the initial value; the
-  // others look back over the bands above. Warp 0's first group holds every column of the tile.
+  // 4-5. The carry-in of the tile's columns. The first band starts with the initial value and
+  // publishes INCLUSIVE; any other publishes its totals as AGGREGATE and looks back over the bands
+  // above, every thread at once: a window of as many bands as the tile has chunks, chunk c reading
+  // band (window end - chunks + c), its own columns, so the window costs one round trip to L2.
+  // The window is reduced per column in band order, from the nearest INCLUSIVE band on, with the
+  // same two steps as the chunks in step 3 (groups by shuffles, warps through shared memory), and
+  // the walk goes on above it until every column has met an INCLUSIVE band (band 0 is one, and
+  // so rank the bands above the top). Warp 0's first group holds every column of the tile: it
+  // publishes, and it keeps the carries.
   __shared__ Acc shared_carry[kWarpSize * V];
-  __shared__ Acc window_by_column[kWarpSize * V];  // the look-back's window, reduced per column
-  if (warp == 0) {
-    const bool holder = group == 0;
-    Acc carry[V];
-    if (band == 0) {
-      const Acc initial = args.front.fold(op);
-      Acc inclusive[V];
+  __shared__ Acc window_values[Config::kWarps][kWarpSize * V];  // per warp and column, its bands reduced
+  __shared__ bool window_inclusive[Config::kWarps][kWarpSize * V];  // ... and whether they hold an INCLUSIVE one
+  const bool holder = warp == 0 && group == 0;
+  Acc* const carry = shared_carry + first_column_in_tile;  // the holder's columns
+  if (band == 0) {
+    const Acc initial = args.front.fold(op);
+    if (holder) {
 #pragma unroll
       for (int j = 0; j < V; ++j) {
         carry[j] = initial;
-        inclusive[j] = op(initial, tile_total[j]);
+        if (j < columns && g.bands > 1) state.publish(tile, kTileInclusive, first_column_in_tile + j, op(initial, tile_total(j)));
       }
-      if (g.bands > 1) state.template publish<V>(tile, kTileInclusive, first_column_in_tile, holder ? columns : 0, inclusive);
-    } else {
-      state.template publish<V>(tile, kTileAggregate, first_column_in_tile, holder ? columns : 0, tile_total);
-      // The walk: windows of 32 bands upwards, lane i polling band window_end - 32 + i. Once a
-      // window's statuses are in, its values are reduced per column, lane l the columns l,
-      // l + 32, ..., with four bands' reads in flight at a time: eight round trips to L2 per 32
-      // columns and window, where reading band after band took 32. The first group
-      // takes the results per column from shared memory.
+    }
+  } else {
+    unsigned open = 0;  // the holder's columns that have not yet met an INCLUSIVE band, a bit each
+    if (holder) {
 #pragma unroll
-      for (int j = 0; j < V; ++j) carry[j] = identity;
-      for (std::int64_t window_end = band;; window_end -= kWarpSize) {
-        const std::int64_t first_band = window_end - kWarpSize;
-        const std::int64_t my_band = first_band + lane;
-        const std::int64_t my_tile = tile - (band - my_band) * g.column_blocks;
-        std::uint32_t status = my_band >= 0 ? state.read_status(my_tile) : std::uint32_t(kTileInclusive);
-        while (__any_sync(kFullMask, status == kTileInvalid)) {
-          if (status == kTileInvalid) status = state.read_status(my_tile);
+      for (int j = 0; j < V; ++j) {
+        carry[j] = identity;
+        if (j < columns) {
+          open |= 1u << j;
+          state.publish(tile, kTileAggregate, first_column_in_tile + j, tile_total(j));
         }
-        const unsigned inclusive_lanes = __ballot_sync(kFullMask, status == kTileInclusive);
-        // From the nearest INCLUSIVE band on (the bands after it are AGGREGATE); a window without
-        // one is taken whole, and the walk goes on above it (the window of band 0 always has one).
-        const int nearest = inclusive_lanes ? kWarpSize - 1 - __clz(inclusive_lanes) : 0;
-        __syncwarp();
-#pragma unroll 1
-        for (int in_tile = lane; in_tile < g.width; in_tile += kWarpSize) {
-          Acc reduced = identity;
-          if (column_block * g.width + in_tile < g.inner) {
-            // The bands from the nearest INCLUSIVE one on, in order: it, then the AGGREGATEs
-            // after it. None of them lies above band 0: band 0 is INCLUSIVE, and so rank the
-            // lanes past the top, which come before it.
-            const std::int64_t nearest_tile = tile - (band - first_band - nearest) * g.column_blocks;
-            reduced = state.read_value(nearest_tile, inclusive_lanes ? kTileInclusive : kTileAggregate, in_tile);
-            reduced = state.reduce_aggregates(reduced, nearest_tile + g.column_blocks, g.column_blocks,
-                                              kWarpSize - 1 - nearest, in_tile, op);
+      }
+    }
+    const std::int64_t window = std::int64_t(Config::kWarps) * g.groups;
+    for (std::int64_t window_end = band;; window_end -= window) {
+      // This thread's band of the window, and its columns there: (value, INCLUSIVE?). Lanes past
+      // the last whole group, and columns past the edge, read nothing and hold (identity, no),
+      // which the reduction passes over; bands above the top hold (identity, INCLUSIVE).
+      const std::int64_t above = window_end - window + chunk;
+      const std::int64_t above_tile = tile - (band - above) * g.column_blocks;
+      TileView<Acc> view[V];
+#pragma unroll
+      for (int j = 0; j < V; ++j) {
+        const bool reads = in_group && j < columns && above >= 0;
+        view[j] = reads ? state.read(above_tile, first_column_in_tile + j)
+                        : TileView<Acc>{in_group && above < 0 ? std::uint32_t(kTileInclusive) : std::uint32_t(kTileAggregate), identity};
+      }
+#pragma unroll
+      for (int j = 0; j < V; ++j)
+        while (view[j].status == kTileInvalid) view[j] = state.read(above_tile, first_column_in_tile + j);
+      // Reduced in band order: a band that is INCLUSIVE replaces what came before it.
+#pragma unroll
+      for (int j = 0; j < V; ++j) {
+        Acc value = view[j].value;
+        bool inclusive = view[j].status == kTileInclusive;
+        for (int offset = 1; offset < g.groups; offset *= 2) {
+          const Acc earlier = shuffle_up(value, offset * g.group_lanes);
+          const bool earlier_inclusive = __shfl_up_sync(kFullMask, inclusive, offset * g.group_lanes);
+          if (group >= offset && !inclusive) {
+            value = op(earlier, value);
+            inclusive = earlier_inclusive;
           }
-          window_by_column[in_tile] = reduced;
         }
-        __syncwarp();
-        if (holder) {
-#pragma unroll
-          for (int j = 0; j < V; ++j)
-            if (j < columns) carry[j] = op(window_by_column[first_column_in_tile + j], carry[j]);
+        if (group == g.groups - 1) {
+          window_values[warp][first_column_in_tile + j] = value;
+          window_inclusive[warp][first_column_in_tile + j] = inclusive;
         }
-        __syncwarp();  // read before the next window writes
-        if (inclusive_lanes) break;
       }
-      Acc inclusive[V];
+      __syncthreads();
+      if (holder) {
 #pragma unroll
-      for (int j = 0; j < V; ++j) inclusive[j] = op(carry[j], tile_total[j]);
-      state.template publish<V>(tile, kTileInclusive, first_column_in_tile, holder ? columns : 0, inclusive);
+        for (int j = 0; j < V; ++j) {
+          if (!(open >> j & 1u)) continue;
+          Acc value = identity;
+          bool inclusive = false;
+          for (int w = 0; w < Config::kWarps; ++w) {
+            const Acc later = window_values[w][first_column_in_tile + j];
+            const bool later_inclusive = window_inclusive[w][first_column_in_tile + j];
+            value = later_inclusive ? later : op(value, later);
+            inclusive = inclusive || later_inclusive;
+          }
+          carry[j] = op(value, carry[j]);
+          if (inclusive) open &= ~(1u << j);
+        }
+      }
+      if (!__syncthreads_or(open != 0)) break;  // also: the window's values read before the next writes
     }
     if (holder) {
 #pragma unroll
-      for (int j = 0; j < V; ++j) shared_carry[first_column_in_tile + j] = carry[j];
+      for (int j = 0; j < V; ++j)
+        if (j < columns) state.publish(tile, kTileInclusive, first_column_in_tile + j, op(carry[j], tile_total(j)));
     }
   }
   __syncthreads();
 
   // 6. Everything before each item in front of it, and out; the last band writes the column totals.
-  Acc prefix[V];
+  Acc carry_in[V];
 #pragma unroll
-  for (int j = 0; j < V; ++j) prefix[j] = op(shared_carry[first_column_in_tile + j], before_chunk[j]);
+  for (int j = 0; j < V; ++j) carry_in[j] = shared_carry[first_column_in_tile + j];
 #pragma unroll
   for (int k = 0; k < kRows; ++k) {
     const std::int64_t s = first_row + k;
@@ -345,19 +382,19 @@ __global__ void __launch_bounds__(Config::kThreads, 1)
       if (columns == V) {
         typename Vec::Chunk chunk_of_row;
 #pragma unroll
-        for (int j = 0; j < V; ++j) chunk_of_row.item[j] = static_cast<Out>(op(prefix[j], items[k][j]));
+        for (int j = 0; j < V; ++j) chunk_of_row.item[j] = static_cast<Out>(op(carry_in[j], items[k][j]));
         Vec::store(args.out + at(s), 0, chunk_of_row);
         continue;
       }
     }
 #pragma unroll
     for (int j = 0; j < V; ++j)
-      if (j < columns) args.out[at(s) + j] = static_cast<Out>(op(prefix[j], items[k][j]));
+      if (j < columns) args.out[at(s) + j] = static_cast<Out>(op(carry_in[j], items[k][j]));
   }
   if (args.total && band == g.bands - 1 && warp == 0 && group == 0) {
 #pragma unroll
     for (int j = 0; j < V; ++j)
-      if (j < columns) args.total[slab * g.inner + column + j] = static_cast<Out>(op(shared_carry[first_column_in_tile + j], tile_total[j]));
+      if (j < columns) args.total[slab * g.inner + column + j] = static_cast<Out>(op(shared_carry[first_column_in_tile + j], tile_total(j)));
   }
 }
 
