@@ -335,12 +335,16 @@ __global__ void __launch_bounds__(Config::kThreads, kRowsBlocksPerSm<typename Ar
   // Publish (a tile with a row start is closed: INCLUSIVE at once), look back, hand out the
   // carry-in. Tile 0 starts with a row, so its carry-in is the identity, and so is that of any
   // tile whose first item starts a row (rows of 1024 make every tile such a tile): it publishes
-  // and skips the walk, waiting on no one.
+  // and skips the walk, waiting on no one. Except where an exclusive scan writes row totals: the
+  // total of the row before is what that first item holds before the initial value replaces it,
+  // which is the carry-in.
   Acc carry = op.template identity<Acc>();
   if (tiles > 1) {
     __shared__ Acc shared_carry;
     if (warp_id() == 0) {
-      const bool opens_with_start = __shfl_sync(kFullMask, heads & 1u, 0) != 0;  // lane 0 holds item 0
+      const bool needs_carry_for_total = Starts::kLineTotals && args.total && args.exclusive;
+      const bool opens_with_start =
+          !needs_carry_for_total && __shfl_sync(kFullMask, heads & 1u, 0) != 0;  // lane 0 holds item 0
       const Lookback lookback{state, tile};
       const Acc prefix = look_back_in_warp0<Acc, Op, typename Config::Backoff>(
           state, tile, totals.tile.value, totals.tile.head != 0,
