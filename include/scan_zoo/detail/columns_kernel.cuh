@@ -71,6 +71,7 @@ struct ColumnsConfig {
   static constexpr int kThreads = Threads;
   static constexpr int kWarps = Threads / kWarpSize;
   static constexpr int kGroupLanes = GroupLanes;    // the most lanes a group: a tile is at most kGroupLanes x V wide
+  static_assert(GroupLanes >= 1 && GroupLanes <= kWarpSize, "a group is at most a warp");
   static constexpr int kBlocksPerSm = BlocksPerSm;  // __launch_bounds__
   // A chunk's rows: ChunkBytes of accumulators a thread (32-bit ones counted as 4 bytes at least).
   __host__ __device__ static constexpr int rows_per_chunk(int vector, int acc_bytes) {
@@ -183,6 +184,7 @@ __global__ void __launch_bounds__(Config::kThreads, Config::kBlocksPerSm)
   using Acc = typename Args::AccT;
   using Out = typename Args::OutT;
   constexpr int kRows = Config::rows_per_chunk(V, sizeof(Acc));
+  constexpr int kWidth = Config::kGroupLanes * V;  // the most columns a tile has
   const auto& op = args.op;
   const Acc identity = op.template identity<Acc>();
   const int lane = lane_id();
@@ -243,7 +245,7 @@ __global__ void __launch_bounds__(Config::kThreads, Config::kBlocksPerSm)
   // 3. The chunks before this one in the tile, per column: the groups of the warp (a scan over
   // groups, lanes group_lanes apart), then the warps (one word per warp and column), put in front
   // of the chunk's items at once (the registers are then free for the look-back).
-  __shared__ Acc warp_totals[Config::kWarps][kWarpSize * V];
+  __shared__ Acc warp_totals[Config::kWarps][kWidth];
   Acc before_chunk[V];
 #pragma unroll
   for (int j = 0; j < V; ++j) {
@@ -281,9 +283,9 @@ __global__ void __launch_bounds__(Config::kThreads, Config::kBlocksPerSm)
   // the walk goes on above it until every column has met an INCLUSIVE band (band 0 is one, and
   // so rank the bands above the top). Warp 0's first group holds every column of the tile: it
   // publishes, and it keeps the carries.
-  __shared__ Acc shared_carry[kWarpSize * V];
-  __shared__ Acc window_values[Config::kWarps][kWarpSize * V];  // per warp and column, its bands reduced
-  __shared__ bool window_inclusive[Config::kWarps][kWarpSize * V];  // ... and whether they hold an INCLUSIVE one
+  __shared__ Acc shared_carry[kWidth];
+  __shared__ Acc window_values[Config::kWarps][kWidth];  // per warp and column, its bands reduced
+  __shared__ bool window_inclusive[Config::kWarps][kWidth];  // ... and whether they hold an INCLUSIVE one
   const bool holder = warp == 0 && group == 0;
   Acc* const carry = shared_carry + first_column_in_tile;  // the holder's columns
   if (band == 0) {
