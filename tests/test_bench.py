@@ -136,19 +136,24 @@ def option_stubs(bin_dir, name, option, rows):
     path.chmod(0o755)
 
 
+def option_sweep(tmp_path, name, option, value, rows):
+    """bench.sh `option value` over option_stubs(name, rows): the table, and the file's text."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    option_stubs(bin_dir, name, option, rows)
+    out = tmp_path / "timing.txt"
+    result = bench(bin_dir, out, option, value)
+    assert result.returncode == 0, result.stderr
+    return pd.read_csv(out, sep=r"\s+", comment="#"), out.read_text()
+
+
 def test_a_rows_sweep_gives_the_row_length_to_the_binaries_that_take_it(tmp_path):
     """--row-length L: the binaries whose --help says they take it get it (their rows' mode says
     the length), memcpy_baseline and cub_scan run the same N without it, and the other binaries
     are left out; a failure row of a rows binary carries its mode."""
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    option_stubs(bin_dir, "rows_stub", "--row-length",
-                 'for n in "${sizes[@]}"; do [ $n = 2048 ] && exit 9; '
-                 'echo "rows_stub int32 sum inclusive-length$L $n 10 0.5 0.4 0.6 16.0 PASS 1"; done')
-    out = tmp_path / "timing.txt"
-    result = bench(bin_dir, out, "--row-length", "4")
-    assert result.returncode == 0, result.stderr
-    table = pd.read_csv(out, sep=r"\s+", comment="#")
+    table, text = option_sweep(tmp_path, "rows_stub", "--row-length", "4",
+                               'for n in "${sizes[@]}"; do [ $n = 2048 ] && exit 9; '
+                               'echo "rows_stub int32 sum inclusive-length$L $n 10 0.5 0.4 0.6 16.0 PASS 1"; done')
     binaries = table[~table["variant"].str.endswith("_cumsum")]
     assert set(binaries["variant"]) == {"memcpy_baseline", "cub_scan", "rows_stub"}
     modes = {(r.variant, r.n): (r.mode, r.status) for r in binaries.itertuples()}
@@ -156,26 +161,20 @@ def test_a_rows_sweep_gives_the_row_length_to_the_binaries_that_take_it(tmp_path
     assert modes[("rows_stub", 2048)][0] == "inclusive-length4" and modes[("rows_stub", 2048)][1].startswith("ERROR")
     assert modes[("rows_stub", 4096)] == ("inclusive-length4", "PASS")
     assert {modes[(v, 1024)] for v in ("memcpy_baseline", "cub_scan")} == {("inclusive", "PASS")}
-    assert "row-length=4" in out.read_text()
+    assert "row-length=4" in text
 
 
 def test_a_segments_sweep_gives_the_segment_length_to_the_binaries_that_take_it(tmp_path):
     """--segment-length L: the segmented binaries (their --help says they take it) get it, memcpy_baseline
     and cub_scan run without it, the other binaries and the frameworks are left out, and the
     header's sweep line says the length."""
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    option_stubs(bin_dir, "segments_stub", "--segment-length",
-                 '[ $L = 77 ] || exit 2; for n in "${sizes[@]}"; do '
-                 'echo "segments_stub int32 sum segmented-inclusive $n 10 0.5 0.4 0.6 16.0 PASS 1"; done')
-    out = tmp_path / "timing.txt"
-    result = bench(bin_dir, out, "--segment-length", "77")
-    assert result.returncode == 0, result.stderr
-    table = pd.read_csv(out, sep=r"\s+", comment="#")
+    table, text = option_sweep(tmp_path, "segments_stub", "--segment-length", "77",
+                               '[ $L = 77 ] || exit 2; for n in "${sizes[@]}"; do '
+                               'echo "segments_stub int32 sum segmented-inclusive $n 10 0.5 0.4 0.6 16.0 PASS 1"; done')
     assert set(table["variant"]) == {"memcpy_baseline", "cub_scan", "segments_stub"}
     assert set(table["status"]) == {"PASS"}
     assert len(table) == 9
-    assert "segment-length=77" in out.read_text()
+    assert "segment-length=77" in text
 
 
 def test_a_process_killed_before_the_limit_is_not_called_a_hang(tmp_path):
