@@ -115,10 +115,11 @@ std::vector<scan_zoo::Shape> shapes(std::mt19937_64& rng) {
       {3, kWideTile - 1}, {3, kWideTile}, {3, kWideTile + 1}, {3, kTile - 1}, {3, kTile}, {3, kTile + 1},
       {2, 2 * kTile + 3}, {64, 1024}, {1000, 100}, {1, (1 << 20) + 7},
       {(1 << 16), 3}, {8, 131072}, {0, 5}, {5, 0},
-      // Columns: [outer, length, inner]; 16384 x 64 and 40000 x 3 have over 32 bands a slab, so a
-      // look-back there crosses windows that hold no INCLUSIVE band.
+      // Columns: [outer, length, inner]; 16384 x 64 (64 bands of 256 rows, windows of 32) and
+      // 300000 x 3 (118 bands of 2560 rows, windows of 80) span more bands than a window, so a
+      // look-back there may cross windows that hold no INCLUSIVE band.
       {1, 5, 2}, {1, 1, 3}, {2, 100, 3}, {1, 1000, 4}, {3, 65, 5}, {1, 4097, 7}, {1, 64, 16}, {2, 130, 31},
-      {1, 16384, 64}, {2, 40000, 3}, {1, 1000, 100}, {1, 513, 128}, {2, 200, 129}, {1, 70, 257}, {1, 2049, 1000}, {3, 0, 8},
+      {1, 16384, 64}, {2, 300000, 3}, {1, 1000, 100}, {1, 513, 128}, {2, 200, 129}, {1, 70, 257}, {1, 2049, 1000}, {3, 0, 8},
       {0, 7, 8}};
   for (int i = 0; i < 3; ++i) {
     const std::int64_t length = 1 + std::int64_t(rng() % 20000);
