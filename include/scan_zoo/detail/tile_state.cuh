@@ -214,8 +214,9 @@ struct PackedTileState128 : DescriptorOrders<DescriptorSync::Relaxed> {
   }
 };
 
-// A value slot of a descriptor whose status lives in another word (TwoFieldTileState below, the
-// column scan's, columns_kernel.cuh): written once per run, before the release of its status, and
+// A value slot of a descriptor whose status lives in another word (TwoFieldTileState below; the
+// column scan's descriptors, columns_kernel.cuh, carry the status in every word instead, as
+// PackedTileState128 does): written once per run, before the release of its status, and
 // read only after an acquire of that status, so the accesses are ordered (happens-before)
 // whatever T is. Numbers of 4 and 8 bytes still go through relaxed atomics, as every
 // inter-block access of the zoo does where it can; any other trivially copyable T (a 2x2
