@@ -23,7 +23,8 @@
 //   reverse_ forms (each line scanned from its end: the suffix sums along the axis).
 // Everything else is scan.cuh's: In -> Acc -> Out types, operators as values (state included),
 // the initial value as a value or device_value(pointer), errors returned, the Workspace and its
-// contract, except its size: workspace_bytes<Acc>(shape) (below) is enough for a scan of `shape`.
+// contract, except its size: workspace_bytes<Acc, In>(shape) (below; In only when wider than
+// Acc) is enough for a scan of `shape`.
 // Options: `total` receives the outer x inner line totals (row-major, [outer, inner], initial
 // value included; allocate that many Out); `config` must stay kAutomatic (the configurations of
 // the table are the 1-D scan's); Determinism::RunToRun is not implemented for axis scans yet (a
@@ -37,9 +38,9 @@
 // starting every `length` elements; so the one-launch look-back kernel of scan.cuh runs over the
 // flattened array, with tiles that ignore where rows end (every tile whole and aligned, short
 // rows or long), and the look-back stopping at the nearest tile that holds a row start.
-// Columns (inner > 1, detail/columns_kernel.cuh): tiles of rows x columns loaded a row at a
-// time, each thread scanning its columns down a chunk of rows in registers, and a look-back down
-// the bands of each column block whose descriptors hold a value per column.
+// Columns (inner > 1, detail/columns_kernel.cuh): tiles of rows x columns copied into shared
+// memory a row at a time, each thread scanning its columns down a chunk of rows there, and a
+// look-back down the bands of each column block whose descriptors hold a value per column.
 // Forward progress: as scan.cuh (blocks dispatched in blockIdx.x order; a tile waits only on
 // tiles with smaller indices).
 #pragma once
@@ -80,7 +81,8 @@ template <class In, class Out, class Acc>
 ColumnGeometry columns_geometry(const Shape& shape, typename InputPointer<In>::type in, const Out* out) {
   using Columns = ColumnsScan<>;
   return ColumnGeometry::make<ColumnsDefaultConfig>(shape.outer, shape.length, shape.inner,
-                                                    Columns::vector_for<In, Out>(shape.inner, in, out), sizeof(Acc));
+                                                    Columns::vector_for<In, Out>(shape.inner, in, out),
+                                                    sizeof(Acc) > sizeof(In) ? sizeof(Acc) : sizeof(In));
 }
 
 // outer x length x inner, or -1 when an extent is negative or the product passes 2^63 - 1.
@@ -200,9 +202,10 @@ cudaError_t reverse_exclusive_scan(const In* in, Out* out, const Shape& shape, c
 }
 
 // Bytes of device memory that a Workspace(memory, bytes) needs for a scan along an axis of
-// `shape` with accumulator Acc (In and Out matter only through the column scan's vector width:
-// this is the most, for pointers that allow the widest).
-template <class Acc>
+// `shape` with accumulator Acc and input elements In (In matters only when wider than Acc, Out
+// not at all: the column scan's vector width, which they decide with the pointers, is taken at
+// its most costly).
+template <class Acc, class In = Acc>
 std::size_t workspace_bytes(const Shape& shape) {
   const std::int64_t n = detail::element_count(shape);
   if (n <= 0) return 0;
@@ -210,7 +213,8 @@ std::size_t workspace_bytes(const Shape& shape) {
   std::size_t most = 0;
   for (const int vector : {1, 2, 4, 8, 16}) {
     const auto g = detail::ColumnGeometry::make<detail::ColumnsDefaultConfig>(shape.outer, shape.length, shape.inner,
-                                                                              vector, sizeof(Acc));
+                                                                              vector,
+                                                                              sizeof(Acc) > sizeof(In) ? sizeof(Acc) : sizeof(In));
     const std::size_t bytes = detail::ColumnsScan<>::workspace_bytes<Acc>(g);
     most = bytes > most ? bytes : most;
   }

@@ -3,28 +3,28 @@
 // torch.cumsum(x, 0).
 //
 // Idea: memory runs along a row and the scan down a column, so a tile is a band of rows of a
-// block of columns, loaded a row at a time (a lane V consecutive columns, the warp's lanes side
-// by side: whole sectors), and each thread scans its columns down a chunk of rows in registers,
-// a serial scan per column. The chunks of a tile meet in row order (shuffles between lanes of the
+// block of columns, copied into shared memory a row at a time (cp.async, consecutive threads on
+// consecutive bytes: whole sectors, with no register held while they travel), and each thread
+// scans its columns down a chunk of rows there, a serial scan per column. The chunks of a tile meet in row order (shuffles between lanes of the
 // same columns, then one word per warp and column in shared memory), and the bands of a column
 // block talk through a decoupled look-back (Merrill & Garland 2016) whose descriptor holds a value
 // per column beside its status in one word: the whole block reads a window of bands at once, a
 // band a chunk, in one round trip (include/scan_zoo/detail/columns_kernel.cuh). A warp's lanes
 // form groups of at most 8 (a tile is 32 float32 wide), each scanning its own chunk of rows.
 //
-// Work: O(N); depth: O(rows of a chunk) + O(log tiles of a band) + the look-back. Barriers: 2 per
+// Work: O(N); depth: O(rows of a chunk) + O(log tiles of a band) + the look-back. Barriers: 3 per
 // tile and 2 per window of the look-back. Launches: 1. Global traffic: 2 accesses per element;
 // the descriptors (a word per column and tile, published twice, and a window's words read from
-// L2, an eighth of the tile's bytes for float32) stay in L2: the bound is a copy of the same
-// bytes, whatever the shape.
+// L2 by whole sectors, a quarter of the tile's bytes for float32) stay in L2: the bound is a copy
+// of the same bytes, whatever the shape.
 //
 // Forward progress: a tile waits only on the bands above it, smaller tile indices (blocks
 // dispatched in blockIdx.x order, as the tuned scan and CUB rely on).
 //
 // Constraints: every type, operator and mode; any shape (N a whole number of rows: --columns C,
 // default one column of N); in place. 16-byte vectors where C is a multiple of the vector's
-// elements, single elements otherwise. One tile configuration (256 threads, 128 bytes of
-// accumulators a thread, groups of at most 8 lanes, 2 blocks a SM).
+// elements, single elements otherwise. One tile configuration (256 threads, 128 bytes a thread of
+// the wider of input and accumulator, groups of at most 8 lanes, 4 blocks an SM).
 //
 // In the charts: the columns sweep (% of a copy of the same bytes against the shape) beside one
 // CUB scan per column (cub_column_scans) and torch.cumsum(x, 0) (bench/NOTES.md, "Scans along an

@@ -21,7 +21,7 @@
 // order, as the tuned scan and CUB rely on).
 //
 // Constraints: every type, operator and mode; any shape (N a whole number of rows: --row-length
-// L, default one row of N); in place. Tiles of 256 x 32 items of 32 bits, 256 x 16 of 64 bits.
+// L, default one row of N); in place. Tiles of 256 x 32 items of 32 bits, 256 x 12 of 64 bits.
 //
 // In the charts: the rows sweep (% of a copy of the same bytes against the shape) beside CUB's
 // scan-by-key over row ids (cub_row_scan_by_key), one CUB scan per row (cub_row_scans) and

@@ -3,28 +3,33 @@
 // rows (torch.cumsum(x, 0) of a matrix), in one launch.
 //
 // Idea: the memory runs along a row, the scan down a column. So a tile is a band of rows of a
-// block of columns, loaded a row at a time (each lane V consecutive columns of it, a warp's
-// lanes side by side: whole sectors), and each thread scans its columns down a chunk of rows in
-// registers, a serial scan per column, which is all the work there is. The chunks of a tile are
-// combined in row order (shuffles between the lanes of the same columns, then one word per warp
-// and column in shared memory), and the bands of a column block talk through a decoupled
-// look-back (Merrill & Garland 2016) whose descriptor holds a value per column.
-//
+// block of columns, copied into shared memory a row at a time (consecutive threads on
+// consecutive bytes: whole sectors, and the whole tile contiguous when it spans the row), and
+// each thread scans V columns down a chunk of rows of it, a serial scan per column, which is all
+// the work there is. The chunks of a tile are combined in row order (shuffles between the lanes
+// of the same columns, then one word per warp and column in shared memory), and the bands of a
+// column block talk through a decoupled look-back (Merrill & Garland 2016) whose descriptor
+// holds a value per column.
+// Why shared memory: a tile staged with cp.async holds no register while its bytes travel, so
+// 4 blocks an SM keep 128 KB of loads in flight, where tiles held in registers (this kernel
+// up to f035df4) fitted 2 blocks and 64 KB and ran at 47-75% of a copy
+// (bench/NOTES.md, "Scans along an axis"); the chunk is read twice from shared memory, for its
+// totals and for its results, and never held whole in registers.
 // The layout of the threads over a tile (ColumnGeometry): lanes in groups of `group_lanes` (at
 // most kGroupLanes, 8), each lane V consecutive columns, so that a group spans the tile's `width` =
 // group_lanes x V columns (32 float32, 128 bytes of a row: wider arrays have several column
 // blocks, each its own chain of bands); a warp holds 32 / group_lanes groups, each scanning its
-// own chunk of rows (128 bytes of accumulators a thread: 8 rows of 4 float32, 32 of one), so
-// that narrow arrays (inner of 2, 3, 8) keep every lane busy. Chunk c of a tile covers its rows
+// own chunk of rows (128 bytes a thread of the wider of In and Acc: 8 rows of 4 float32, 32 of
+// one, 8 rows of 2 doubles), so that narrow arrays (inner of 2, 3, 8) keep every lane busy. Chunk c of a tile covers its rows
 // c x (rows a chunk) onwards, in scan order: warp-major, then group.
 // Why narrow tiles: a window of the look-back reads a band's descriptor (a value per column) per
 // chunk, so its bytes grow with the width while the bands it covers do not; 8-lane groups
 // measured best beside 4 and 32 (bench/NOTES.md, "Scans along an axis").
 //
 // The kernel, top to bottom (columns_scan_kernel below):
-//   1. load the thread's chunk: a row at a time, V columns of it (one 16-byte vector where the
-//      columns allow: V divides inner), each element converted from In to Acc;
-//   2. scan each column down the chunk in registers (the thread's total per column);
+//   1. stage the tile in shared memory: copy u of it (V columns of a row, one 16-byte vector
+//      where the columns allow: V divides inner) by thread u mod Threads, a barrier;
+//   2. each thread's totals of its columns down its chunk (read from the stage, In to Acc);
 //   3. combine the chunks: the groups of a warp with shuffles (Kogge-Stone across groups), the
 //      warps through shared memory (one barrier): each thread has the reduction of the rows
 //      before its chunk in the tile, and the tile's total, per column;
@@ -35,8 +40,8 @@
 //      order as the chunks were in step 3, and the walk goes on up until every column has met an
 //      INCLUSIVE band; warp 0's first group publishes the INCLUSIVE values, and a barrier hands
 //      the carry-in to every thread;
-//   6. put the carry-in and the chunks before in front of every item, and store; the last band
-//      writes each column's total when asked.
+//   6. each thread scans its chunk again from the stage, from the carry-in and the chunks before
+//      it, and stores each row's V columns (one vector); the last band writes each column's total.
 // Reverse scans run each column from its last row: the bands and chunks count rows from the end.
 //
 // The descriptor (ColumnTileState): per tile and column, the value in 64-bit words each beside
@@ -73,16 +78,17 @@ struct ColumnsConfig {
   static constexpr int kGroupLanes = GroupLanes;    // the most lanes a group: a tile is at most kGroupLanes x V wide
   static_assert(GroupLanes >= 1 && GroupLanes <= kWarpSize, "a group is at most a warp");
   static constexpr int kBlocksPerSm = BlocksPerSm;  // __launch_bounds__
-  // A chunk's rows: ChunkBytes of accumulators a thread (32-bit ones counted as 4 bytes at least).
-  __host__ __device__ static constexpr int rows_per_chunk(int vector, int acc_bytes) {
-    const int rows = ChunkBytes / (vector * (acc_bytes < 4 ? 4 : acc_bytes));
+  // A chunk's rows: ChunkBytes a thread of the wider of the input element and the accumulator
+  // (counted as 4 bytes at least), so that a tile's staged input is at most Threads x ChunkBytes.
+  __host__ __device__ static constexpr int rows_per_chunk(int vector, int element_bytes) {
+    const int rows = ChunkBytes / (vector * (element_bytes < 4 ? 4 : element_bytes));
     return rows > 0 ? rows : 1;
   }
 };
 
-// 256 threads, 128 bytes a chunk, groups of at most 8 lanes, 2 blocks a SM (the 32-bit tiles
-// compile to 80-112 registers): the best of the variants in bench/NOTES.md, "Scans along an axis".
-using ColumnsDefaultConfig = ColumnsConfig<256, 128, 8, 2>;
+// 256 threads, 128 bytes a chunk (a 32 KB tile), groups of at most 8 lanes, 4 blocks a SM (128 KB
+// of loads in flight an SM, as the tuned 1-D scan has): bench/NOTES.md, "Scans along an axis".
+using ColumnsDefaultConfig = ColumnsConfig<256, 128, 8, 4>;
 
 // How a tile's threads cover an [outer, length, inner] array (the top of this file).
 struct ColumnGeometry {
@@ -95,14 +101,15 @@ struct ColumnGeometry {
   std::int64_t bands;       // tiles down a slab
   std::int64_t column_blocks;  // tiles across a slab
 
+  // element_bytes: the wider of In and Acc (rows_per_chunk).
   template <class Config>
-  static ColumnGeometry make(std::int64_t outer, std::int64_t length, std::int64_t inner, int vector, int acc_bytes) {
+  static ColumnGeometry make(std::int64_t outer, std::int64_t length, std::int64_t inner, int vector, int element_bytes) {
     ColumnGeometry g{outer, length, inner, vector, 0, 0, 0, 0, 0, 0};
     const std::int64_t vectors = ceil_div<std::int64_t>(inner, vector);
     g.group_lanes = static_cast<int>(vectors < Config::kGroupLanes ? vectors : Config::kGroupLanes);
     g.groups = kWarpSize / g.group_lanes;
     g.width = g.group_lanes * vector;
-    g.tile_rows = std::int64_t(Config::kWarps) * g.groups * Config::rows_per_chunk(vector, acc_bytes);
+    g.tile_rows = std::int64_t(Config::kWarps) * g.groups * Config::rows_per_chunk(vector, element_bytes);
     g.bands = ceil_div<std::int64_t>(length, g.tile_rows);
     g.column_blocks = ceil_div<std::int64_t>(inner, g.width);
     return g;
@@ -118,80 +125,188 @@ struct ColumnGeometry {
 // needs one round trip and no fence. Each column is published and read on its own: a reader may
 // see one column of a tile INCLUSIVE while another is still AGGREGATE, and the look-back keeps a
 // carry per column for that reason.
+// Where the words lie: a lane of a group holds V columns, V x kWords words, which it reads in
+// pairs (one 16-byte load, each 64-bit half a relaxed atomic read) where their count is even;
+// pair p of every lane of the group lies side by side, then pair p + 1, so that the group's lanes
+// read whole sectors together. (Word by word, column-major, the lanes of a group read each
+// sector four times over at 4 float32 a lane: ncu counted three times the data's bytes in L2
+// reads, bench/NOTES.md, "Scans along an axis".)
 template <class T>
 struct ColumnTileState {
   static constexpr int kWords = (int(sizeof(T)) + 3) / 4;
   unsigned long long* words = nullptr;
-  int width = 0;
+  int lanes = 0;  // lanes a group: a tile has lanes x V columns
   std::uint32_t epoch = 0;
 
-  void layout(ScratchCarver& carver, std::int64_t tiles, int values_per_tile) {
-    width = values_per_tile;
+  void layout(ScratchCarver& carver, std::int64_t tiles, int values_per_tile, int lanes_per_group) {
+    lanes = lanes_per_group;
     words = carver.take<unsigned long long>(static_cast<std::size_t>(tiles) * values_per_tile * kWords);
   }
-  __device__ void publish(std::int64_t tile, std::uint32_t status, int column, const T& value) const {
+  // Word w of `lane`'s V columns of `tile` (w = column x kWords + piece), in pieces of P words.
+  template <int V>
+  __device__ unsigned long long* word_of(std::int64_t tile, int lane, int w) const {
+    constexpr int kLaneWords = V * kWords;
+    constexpr int P = kLaneWords % 2 == 0 ? 2 : 1;
+    return words + tile * lanes * kLaneWords + (w / P) * lanes * P + lane * P + w % P;
+  }
+  template <int V>
+  __device__ void publish(std::int64_t tile, std::uint32_t status, int lane, int column, const T& value) const {
     std::uint32_t pieces[kWords] = {};
     memcpy(pieces, &value, sizeof(T));
     const unsigned long long tag = static_cast<unsigned long long>(tagged_status(status, epoch)) << 32;
-    unsigned long long* at = words + (tile * width + column) * kWords;
 #pragma unroll
-    for (int k = 0; k < kWords; ++k) publish_word<Publish::Exchange>(at[k], tag | pieces[k], cuda::memory_order_relaxed);
+    for (int k = 0; k < kWords; ++k)
+      publish_word<Publish::Exchange>(*word_of<V>(tile, lane, column * kWords + k), tag | pieces[k],
+                                      cuda::memory_order_relaxed);
   }
-  __device__ TileView<T> read(std::int64_t tile, int column) const {
-    unsigned long long* at = words + (tile * width + column) * kWords;
-    unsigned long long word[kWords];
+  // The V columns of `lane` in `tile`, each INVALID unless the tags of its words agree.
+  template <int V>
+  __device__ void read(std::int64_t tile, int lane, TileView<T> (&views)[V]) const {
+    constexpr int kLaneWords = V * kWords;
+    unsigned long long word[kLaneWords];
+    if constexpr (kLaneWords % 2 == 0) {
 #pragma unroll
-    for (int k = 0; k < kWords; ++k) word[k] = DeviceAtomic<unsigned long long>(at[k]).load(cuda::memory_order_relaxed);
-    const std::uint32_t tag = static_cast<std::uint32_t>(word[0] >> 32);
-    bool agree = true;
-    std::uint32_t pieces[kWords];
+      for (int w = 0; w < kLaneWords; w += 2)
+        asm volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];"
+                     : "=l"(word[w]), "=l"(word[w + 1])
+                     : "l"(word_of<V>(tile, lane, w))
+                     : "memory");
+    } else {
 #pragma unroll
-    for (int k = 0; k < kWords; ++k) {
-      agree = agree && static_cast<std::uint32_t>(word[k] >> 32) == tag;
-      pieces[k] = static_cast<std::uint32_t>(word[k]);
+      for (int w = 0; w < kLaneWords; ++w)
+        word[w] = DeviceAtomic<unsigned long long>(*word_of<V>(tile, lane, w)).load(cuda::memory_order_relaxed);
     }
-    TileView<T> view;
-    view.status = agree ? status_in_epoch(tag, epoch) : std::uint32_t(kTileInvalid);
-    memcpy(&view.value, pieces, sizeof(T));
-    return view;
+#pragma unroll
+    for (int j = 0; j < V; ++j) {
+      const std::uint32_t tag = static_cast<std::uint32_t>(word[j * kWords] >> 32);
+      bool agree = true;
+      std::uint32_t pieces[kWords];
+#pragma unroll
+      for (int k = 0; k < kWords; ++k) {
+        agree = agree && static_cast<std::uint32_t>(word[j * kWords + k] >> 32) == tag;
+        pieces[k] = static_cast<std::uint32_t>(word[j * kWords + k]);
+      }
+      views[j].status = agree ? status_in_epoch(tag, epoch) : std::uint32_t(kTileInvalid);
+      memcpy(&views[j].value, pieces, sizeof(T));
+    }
   }
 };
 
-// V columns of one row, converted to Acc, with one vector load (or one per array of a zipped
-// input, zip.cuh); `at` is aligned to the vector.
-template <class In, class Acc, int V>
-__device__ __forceinline__ void load_columns(const In* at, Acc (&row)[V]) {
-  using Vec = VectorOf<In, V * sizeof(In)>;
-  const typename Vec::Chunk chunk = Vec::load(at, 0);
-#pragma unroll
-  for (int j = 0; j < V; ++j) row[j] = static_cast<Acc>(chunk.item[j]);
+// Count elements of T from global to shared memory, the copy left in flight: cp.async (sm_80
+// on) holds no register while its bytes travel, so a thread issues every copy of its share of
+// the tile before waiting, and the SM's loads in flight are bounded by shared memory, not by
+// registers. A plain copy where cp.async cannot (before sm_80; sizes other than 4, 8, 16 bytes).
+template <class T, int Count>
+__device__ __forceinline__ void copy_to_shared(T* to, const T* from) {
+  constexpr int kBytes = Count * int(sizeof(T));
+  using Vec = VectorOf<T, kBytes>;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  if constexpr (kBytes == 16) {
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(static_cast<unsigned>(__cvta_generic_to_shared(to))),
+                 "l"(from)
+                 : "memory");
+  } else if constexpr (kBytes == 4 || kBytes == 8) {
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2;" ::"r"(static_cast<unsigned>(__cvta_generic_to_shared(to))),
+                 "l"(from), "n"(kBytes)
+                 : "memory");
+  } else {
+    Vec::store(to, 0, Vec::load(from, 0));
+  }
+#else
+  Vec::store(to, 0, Vec::load(from, 0));
+#endif
 }
-template <class A, class B, class Acc, int V>
-__device__ __forceinline__ void load_columns(ZipPointer<A, B> at, Acc (&row)[V]) {
-  A firsts[V];
-  B seconds[V];
-  load_columns(at.first, firsts);
-  load_columns(at.second, seconds);
-#pragma unroll
-  for (int j = 0; j < V; ++j) row[j] = static_cast<Acc>(Zip<A, B>{firsts[j], seconds[j]});
+// Until this thread's copies have landed (a barrier then shows them to the block).
+__device__ __forceinline__ void wait_for_shared_copies() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.wait_all;" ::: "memory");
+#endif
 }
 
-// The blocks a SM said outright (Config::kBlocksPerSm): without a bound ptxas held some instances
-// (64-bit V = 1) to 64 registers and spilled.
+// A tile's input in shared memory, for each array of it (one; a zipped input's two, zip.cuh):
+// row-major [tile rows][width] (scan-order rows) with a 16-byte gap after each chunk of Rows rows,
+// copied in with copy_to_shared and read back as V columns of a row converted to Acc. The gap
+// puts the chunks that the groups of a warp read at once in different banks (chunks of whole
+// 128-byte lines would all start in bank 0). Room for Threads chunks of Rows x V elements: the
+// most a tile has (every lane a chunk).
+template <class T, int Threads, int Rows, int V, int Gap>
+struct StagedArray {
+  static constexpr int kBytes = (Threads * (Rows * V + Gap) * int(sizeof(T)) + 15) / 16 * 16;
+  T* values;
+  __device__ void copy(int index, const T* from) const { copy_to_shared<T, V>(values + index, from); }
+  template <class Acc>
+  __device__ void read(int index, int columns, const Acc& identity, Acc (&out)[V]) const {
+    const T* at = values + index;
+    if (columns == V) {
+      using Vec = VectorOf<T, V * sizeof(T)>;
+      const typename Vec::Chunk chunk = Vec::load(at, 0);
+#pragma unroll
+      for (int j = 0; j < V; ++j) out[j] = static_cast<Acc>(chunk.item[j]);
+    } else {
+#pragma unroll
+      for (int j = 0; j < V; ++j) out[j] = j < columns ? static_cast<Acc>(at[j]) : identity;
+    }
+  }
+};
+template <class In, int Threads, int Rows, int V>
+struct StagedInput {
+  static constexpr int kGap = sizeof(In) >= 16 ? 1 : 16 / int(sizeof(In));  // elements
+  using Array = StagedArray<In, Threads, Rows, V, kGap>;
+  static constexpr int kBytes = Array::kBytes;
+  Array array;
+  __device__ explicit StagedInput(unsigned char* memory) : array{reinterpret_cast<In*>(memory)} {}
+  __device__ static int index(int row, int column, int width) { return row * width + column + row / Rows * kGap; }
+  __device__ void copy(int index, const In* from) const { array.copy(index, from); }
+  template <class Acc>
+  __device__ void read(int index, int columns, const Acc& identity, Acc (&out)[V]) const {
+    array.read(index, columns, identity, out);
+  }
+};
+template <class A, class B, int Threads, int Rows, int V>
+struct StagedInput<Zip<A, B>, Threads, Rows, V> {
+  using Wider = typename LoadUnit<Zip<A, B>>::type;
+  static constexpr int kGap = sizeof(Wider) >= 16 ? 1 : 16 / int(sizeof(Wider));  // elements, in both arrays
+  StagedArray<A, Threads, Rows, V, kGap> first;
+  StagedArray<B, Threads, Rows, V, kGap> second;
+  static constexpr int kBytes = decltype(first)::kBytes + decltype(second)::kBytes;
+  __device__ explicit StagedInput(unsigned char* memory)
+      : first{reinterpret_cast<A*>(memory)}, second{reinterpret_cast<B*>(memory + decltype(first)::kBytes)} {}
+  __device__ static int index(int row, int column, int width) { return row * width + column + row / Rows * kGap; }
+  __device__ void copy(int index, ZipPointer<A, B> from) const {
+    first.copy(index, from.first);
+    second.copy(index, from.second);
+  }
+  template <class Acc>
+  __device__ void read(int index, int columns, const Acc& identity, Acc (&out)[V]) const {
+    A firsts[V];
+    B seconds[V];
+    first.read(index, columns, A{}, firsts);
+    second.read(index, columns, B{}, seconds);
+#pragma unroll
+    for (int j = 0; j < V; ++j) out[j] = j < columns ? static_cast<Acc>(Zip<A, B>{firsts[j], seconds[j]}) : identity;
+  }
+};
+
+// The blocks a SM said outright (Config::kBlocksPerSm): the bound that lets that many blocks'
+// registers fit, which ptxas would not choose by itself.
 template <class Config, int V, class Args>
 __global__ void __launch_bounds__(Config::kThreads, Config::kBlocksPerSm)
     columns_scan_kernel(Args args, ColumnGeometry g, ColumnTileState<typename Args::AccT> state) {
+  using In = typename Args::InT;
   using Acc = typename Args::AccT;
   using Out = typename Args::OutT;
-  constexpr int kRows = Config::rows_per_chunk(V, sizeof(Acc));
+  constexpr int kRows = Config::rows_per_chunk(V, sizeof(Acc) > sizeof(In) ? sizeof(Acc) : sizeof(In));
   constexpr int kWidth = Config::kGroupLanes * V;  // the most columns a tile has
+  using Stage = StagedInput<In, Config::kThreads, kRows, V>;
   const auto& op = args.op;
   const Acc identity = op.template identity<Acc>();
   const int lane = lane_id();
   const int warp = warp_id();
   const int group = lane / g.group_lanes;
   const bool in_group = group < g.groups;  // lanes past the last whole group sit out
-  const int first_column_in_tile = (lane % g.group_lanes) * V;
+  const int lane_in_group = lane % g.group_lanes;
+  const int first_column_in_tile = lane_in_group * V;
+  const int width = static_cast<int>(g.width);
 
   // Which tile: column block fastest, then band, then slab.
   std::int64_t rest = blockIdx.x;
@@ -200,51 +315,64 @@ __global__ void __launch_bounds__(Config::kThreads, Config::kBlocksPerSm)
   const std::int64_t band = rest % g.bands;
   const std::int64_t slab = rest / g.bands;
   const std::int64_t tile = blockIdx.x;
-  const std::int64_t column = column_block * g.width + first_column_in_tile;
+  const std::int64_t first_column = column_block * g.width;  // the tile's
+  const std::int64_t column = first_column + first_column_in_tile;  // this thread's first
   const std::int64_t left = g.inner - column;
   const int columns = in_group && left > 0 ? static_cast<int>(left < V ? left : V) : 0;
-  const std::int64_t chunk = std::int64_t(warp) * g.groups + group;
-  const std::int64_t first_row = band * g.tile_rows + chunk * kRows;  // in scan order
+  const int chunk = warp * g.groups + group;
+  const std::int64_t tile_first_row = band * g.tile_rows;  // in scan order
+  const int tile_rows_here = static_cast<int>(g.length - tile_first_row < g.tile_rows ? g.length - tile_first_row : g.tile_rows);
+  const int first_row_in_tile = chunk * kRows;
   const std::int64_t slab_begin = slab * g.length * g.inner;
-  // Element (scan-order row s, column c + j) of the slab.
-  const auto at = [&](std::int64_t s) {
+  // The first element of scan-order row s of the slab.
+  const auto row_begin = [&](std::int64_t s) {
     const std::int64_t row = Args::kReverse ? g.length - 1 - s : s;
-    return slab_begin + row * g.inner + column;
+    return slab_begin + row * g.inner;
   };
 
-  // 1. Load the chunk.
-  Acc items[kRows][V];
-#pragma unroll
-  for (int k = 0; k < kRows; ++k) {
-    const std::int64_t s = first_row + k;
-    const bool row_here = s < g.length;
-    if constexpr (V > 1) {
-      if (row_here && columns == V) {
-        load_columns(args.in + at(s), items[k]);
-        continue;
-      }
+  // 1. Stage the tile: its rows one after another, V columns a copy (the tile's `width` columns
+  // a row, group_lanes copies), copy u of the tile by thread u mod Threads: consecutive threads
+  // take consecutive bytes of a row, and of the whole tile when it spans the row (inner <= 8 V).
+  __shared__ alignas(16) unsigned char stage_memory[Stage::kBytes];
+  const Stage stage(stage_memory);
+  {
+    const int copies = tile_rows_here * g.group_lanes;
+    for (int u = threadIdx.x; u < copies; u += Config::kThreads) {
+      const int row = u / g.group_lanes;
+      const int column_in_tile = (u - row * g.group_lanes) * V;
+      if (first_column + column_in_tile >= g.inner) continue;  // past the last column (V = 1 there)
+      stage.copy(Stage::index(row, column_in_tile, width),
+                 args.in + (row_begin(tile_first_row + row) + first_column + column_in_tile));
     }
-#pragma unroll
-    for (int j = 0; j < V; ++j) items[k][j] = row_here && j < columns ? static_cast<Acc>(args.in[at(s) + j]) : identity;
+    wait_for_shared_copies();
   }
+  __syncthreads();
+  // Row k of this thread's chunk, its V columns (the identity past the edges).
+  const int rows_in_chunk = tile_rows_here - first_row_in_tile;  // those of the array (may be <= 0)
+  const int chunk_index = Stage::index(first_row_in_tile, first_column_in_tile, width);
+  const auto read_row = [&](int k, Acc (&row)[V]) {
+    if (k < rows_in_chunk) {
+      stage.read(chunk_index + k * width, columns, identity, row);
+    } else {
+#pragma unroll
+      for (int j = 0; j < V; ++j) row[j] = identity;
+    }
+  };
 
-  // 2. Each column down the chunk: the thread's inclusive (or exclusive) scan, and its total.
+  // 2. Each column down the chunk: the thread's totals.
   Acc total[V];
 #pragma unroll
-  for (int j = 0; j < V; ++j) {
-    Acc running = identity;
+  for (int j = 0; j < V; ++j) total[j] = identity;
 #pragma unroll
-    for (int k = 0; k < kRows; ++k) {
-      const Acc before = running;
-      running = op(running, items[k][j]);
-      items[k][j] = args.exclusive ? before : running;
-    }
-    total[j] = running;
+  for (int k = 0; k < kRows; ++k) {
+    Acc row[V];
+    read_row(k, row);
+#pragma unroll
+    for (int j = 0; j < V; ++j) total[j] = op(total[j], row[j]);
   }
 
   // 3. The chunks before this one in the tile, per column: the groups of the warp (a scan over
-  // groups, lanes group_lanes apart), then the warps (one word per warp and column), put in front
-  // of the chunk's items at once (the registers are then free for the look-back).
+  // groups, lanes group_lanes apart), then the warps (one word per warp and column).
   __shared__ Acc warp_totals[Config::kWarps][kWidth];
   Acc before_chunk[V];
 #pragma unroll
@@ -264,8 +392,6 @@ __global__ void __launch_bounds__(Config::kThreads, Config::kBlocksPerSm)
     Acc before_warp = identity;
     for (int w = 0; w < warp; ++w) before_warp = op(before_warp, warp_totals[w][first_column_in_tile + j]);
     before_chunk[j] = op(before_warp, before_chunk[j]);
-#pragma unroll
-    for (int k = 0; k < kRows; ++k) items[k][j] = op(before_chunk[j], items[k][j]);
   }
   // The tile's total of column j, from the warps' totals (wanted by warp 0's first group only).
   const auto tile_total = [&](int j) {
@@ -294,7 +420,7 @@ __global__ void __launch_bounds__(Config::kThreads, Config::kBlocksPerSm)
 #pragma unroll
       for (int j = 0; j < V; ++j) {
         carry[j] = initial;
-        if (j < columns && g.bands > 1) state.publish(tile, kTileInclusive, first_column_in_tile + j, op(initial, tile_total(j)));
+        if (j < columns && g.bands > 1) state.template publish<V>(tile, kTileInclusive, lane_in_group, j, op(initial, tile_total(j)));
       }
     }
   } else {
@@ -305,7 +431,7 @@ __global__ void __launch_bounds__(Config::kThreads, Config::kBlocksPerSm)
         carry[j] = identity;
         if (j < columns) {
           open |= 1u << j;
-          state.publish(tile, kTileAggregate, first_column_in_tile + j, tile_total(j));
+          state.template publish<V>(tile, kTileAggregate, lane_in_group, j, tile_total(j));
         }
       }
     }
@@ -317,15 +443,19 @@ __global__ void __launch_bounds__(Config::kThreads, Config::kBlocksPerSm)
       const std::int64_t above = window_end - window + chunk;
       const std::int64_t above_tile = tile - (band - above) * g.column_blocks;
       TileView<Acc> view[V];
+      const bool reads = columns > 0 && above >= 0;
+      if (reads) {
+        for (bool valid = false; !valid;) {  // until each of its columns is
+          state.read(above_tile, lane_in_group, view);
+          valid = true;
 #pragma unroll
-      for (int j = 0; j < V; ++j) {
-        const bool reads = in_group && j < columns && above >= 0;
-        view[j] = reads ? state.read(above_tile, first_column_in_tile + j)
-                        : TileView<Acc>{in_group && above < 0 ? std::uint32_t(kTileInclusive) : std::uint32_t(kTileAggregate), identity};
+          for (int j = 0; j < V; ++j) valid = valid && (j >= columns || view[j].status != kTileInvalid);
+        }
       }
 #pragma unroll
       for (int j = 0; j < V; ++j)
-        while (view[j].status == kTileInvalid) view[j] = state.read(above_tile, first_column_in_tile + j);
+        if (!reads || j >= columns)
+          view[j] = {in_group && above < 0 ? std::uint32_t(kTileInclusive) : std::uint32_t(kTileAggregate), identity};
       // Reduced in band order: a band that is INCLUSIVE replaces what came before it.
 #pragma unroll
       for (int j = 0; j < V; ++j) {
@@ -366,32 +496,44 @@ __global__ void __launch_bounds__(Config::kThreads, Config::kBlocksPerSm)
     if (holder) {
 #pragma unroll
       for (int j = 0; j < V; ++j)
-        if (j < columns) state.publish(tile, kTileInclusive, first_column_in_tile + j, op(carry[j], tile_total(j)));
+        if (j < columns) state.template publish<V>(tile, kTileInclusive, lane_in_group, j, op(carry[j], tile_total(j)));
     }
   }
   __syncthreads();
 
-  // 6. Everything before each item in front of it, and out; the last band writes the column totals.
-  Acc carry_in[V];
+  // 6. The chunk again from shared memory, scanned down each column from everything before it
+  // (the bands above, then the chunks above in the tile), and out; the last band writes each
+  // column's total.
+  Acc running[V];
 #pragma unroll
-  for (int j = 0; j < V; ++j) carry_in[j] = shared_carry[first_column_in_tile + j];
+  for (int j = 0; j < V; ++j) running[j] = op(shared_carry[first_column_in_tile + j], before_chunk[j]);
+  Out* to = args.out + (row_begin(tile_first_row + first_row_in_tile) + column);  // row by row: +-inner
+  const std::int64_t row_step = Args::kReverse ? -g.inner : g.inner;
+#pragma unroll 8  // whole for V > 1; 32 rows of one column unrolled spilled at 64 registers
+  for (int k = 0; k < kRows; ++k, to += row_step) {
+    if (k >= rows_in_chunk || columns == 0) continue;
+    Acc row[V];
+    read_row(k, row);
+    Out results[V];
 #pragma unroll
-  for (int k = 0; k < kRows; ++k) {
-    const std::int64_t s = first_row + k;
-    if (s >= g.length || columns == 0) continue;
+    for (int j = 0; j < V; ++j) {
+      const Acc through = op(running[j], row[j]);
+      results[j] = static_cast<Out>(args.exclusive ? running[j] : through);
+      running[j] = through;
+    }
     if constexpr (V > 1) {
       using Vec = VectorOf<Out, V * sizeof(Out)>;
       if (columns == V) {
         typename Vec::Chunk chunk_of_row;
 #pragma unroll
-        for (int j = 0; j < V; ++j) chunk_of_row.item[j] = static_cast<Out>(op(carry_in[j], items[k][j]));
-        Vec::store(args.out + at(s), 0, chunk_of_row);
+        for (int j = 0; j < V; ++j) chunk_of_row.item[j] = results[j];
+        Vec::store(to, 0, chunk_of_row);
         continue;
       }
     }
 #pragma unroll
     for (int j = 0; j < V; ++j)
-      if (j < columns) args.out[at(s) + j] = static_cast<Out>(op(carry_in[j], items[k][j]));
+      if (j < columns) to[j] = results[j];
   }
   if (args.total && band == g.bands - 1 && warp == 0 && group == 0) {
 #pragma unroll
@@ -437,7 +579,8 @@ struct ColumnsScan {
 
   template <class Acc>
   static std::size_t workspace_bytes(const ColumnGeometry& g) {
-    return bytes_of_layout([&](ScratchCarver& counter) { ColumnTileState<Acc>{}.layout(counter, g.tiles(), g.width); });
+    return bytes_of_layout(
+        [&](ScratchCarver& counter) { ColumnTileState<Acc>{}.layout(counter, g.tiles(), g.width, g.group_lanes); });
   }
 
   // args.n = outer x length x inner elements; the geometry made with the vector vector_for gave.
@@ -447,7 +590,7 @@ struct ColumnsScan {
     if (args.n == 0) return cudaSuccess;
     ScratchCarver carver(scratch.data);
     ColumnTileState<typename Args::AccT> state;
-    state.layout(carver, g.tiles(), g.width);
+    state.layout(carver, g.tiles(), g.width, g.group_lanes);
     state.epoch = epoch;
     const auto blocks = static_cast<unsigned>(g.tiles());
     constexpr int V = kVector<typename Args::InT, typename Args::OutT>;

@@ -62,12 +62,12 @@ struct RegisterTile {
   static constexpr int kWarps = Threads / kWarpSize;
   static constexpr std::int64_t kTileItems = std::int64_t(Threads) * Items;
 
-  // Elements per vector: the most, a power of two, that fit in 16 bytes (one for elements of 9
-  // bytes or more), or all of Items when that is less; and vectors per thread.
+  // Elements per vector: the most, a power of two dividing Items, that fit in 16 bytes (one for
+  // elements of 9 bytes or more); and vectors per thread.
   template <class T>
   static constexpr int kVector = [] {
     int count = 1;
-    while (2 * count * int(sizeof(T)) <= 16 && 2 * count <= Items) count *= 2;
+    while (2 * count * int(sizeof(T)) <= 16 && Items % (2 * count) == 0) count *= 2;
     return count;
   }();
   // A scan that reads one type and writes another moves both in vectors of as many elements:

@@ -255,13 +255,16 @@ struct RowStarts {
 // (58 registers, 4 blocks) drew 86% (ncu). So the tile is the tuned one's, the lifted scan keeps
 // no pair per item (RestartingWarpScan), and the kernel says how many blocks an SM must hold
 // (kRowsBlocksPerSm): three of 32-bit values (at most 80 registers; four, 64, spilled), two when
-// the kernel also writes row totals (three spilled), and for wider values one, said outright:
-// without it ptxas held the 2x2 matrix product's kernel (pairs of 16-byte values) below what it
-// needs, and spilled.
+// the kernel also writes row totals (three spilled). 64-bit values (the linear recurrence's maps)
+// take 12 items at three blocks: of 8, 12, 16 and 24 items at 4, 3, 1 and 2 blocks, 12 ran the
+// recurrence fastest (bench/NOTES.md, "Scans along an axis"). Wider values one block, said
+// outright: without it ptxas held the 2x2 matrix product's kernel (pairs of 16-byte values) below
+// what it needs, and spilled.
 template <class Acc>
-using RowsConfig = TunedConfig<256, sizeof(Acc) <= 4 ? 32 : 16, Publish::Exchange, 1, 1, 0, Aggregate::AfterScan>;
+using RowsConfig = TunedConfig<256, sizeof(Acc) <= 4 ? 32 : sizeof(Acc) <= 8 ? 12 : 16, Publish::Exchange, 1, 1, 0,
+                               Aggregate::AfterScan>;
 template <class Acc, bool LineTotals>
-inline constexpr int kRowsBlocksPerSm = sizeof(Acc) > 4 ? 1 : LineTotals ? 2 : 3;
+inline constexpr int kRowsBlocksPerSm = sizeof(Acc) > 8 ? 1 : LineTotals ? 2 : 3;
 
 template <class Config, class Args, class Starts>
 __global__ void __launch_bounds__(Config::kThreads, kRowsBlocksPerSm<typename Args::AccT, Starts::kLineTotals>)
