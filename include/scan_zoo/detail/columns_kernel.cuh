@@ -288,9 +288,16 @@ struct StagedInput<Zip<A, B>, Threads, Rows, V> {
 };
 
 // The blocks a SM said outright (Config::kBlocksPerSm): the bound that lets that many blocks'
-// registers fit, which ptxas would not choose by itself.
+// registers fit, which ptxas would not choose by itself. A zipped input (two arrays staged and
+// paired: the recurrence along a middle axis) takes one block fewer: bf16 multipliers beside
+// float addends spilled 20 bytes at 64 registers.
+template <class In, class Config>
+inline constexpr int kColumnsBlocksPerSm = Config::kBlocksPerSm;
+template <class A, class B, class Config>
+inline constexpr int kColumnsBlocksPerSm<Zip<A, B>, Config> = Config::kBlocksPerSm - 1;
+
 template <class Config, int V, class Args>
-__global__ void __launch_bounds__(Config::kThreads, Config::kBlocksPerSm)
+__global__ void __launch_bounds__(Config::kThreads, kColumnsBlocksPerSm<typename Args::InT, Config>)
     columns_scan_kernel(Args args, ColumnGeometry g, ColumnTileState<typename Args::AccT> state) {
   using In = typename Args::InT;
   using Acc = typename Args::AccT;
