@@ -18,7 +18,8 @@
 //              (per-row CSR offsets), and the 2x2 matrix product (not commutative: the operand
 //              order; a 16-byte type: the two-field descriptors)
 //   forms      an initial value in device memory, written by a kernel just before the scan
-//   workspace  a column scan in caller memory of workspace_bytes<Acc>(shape)
+//   workspace  a column scan in caller memory of workspace_bytes<Acc>(shape) (and <Acc, In>(shape)
+//              for an input wider than the accumulator)
 //   refusals   a negative extent, an element count past 2^63 - 1, a forced configuration, in ==
 //              out with In and Out of different sizes (cudaErrorInvalidValue)
 //   large      (--large, instead of the above) uint32 sums in place past 32-bit indices: rows of
@@ -221,6 +222,17 @@ void check_caller_workspace(std::mt19937_64& rng) {
           ints, shape, Form{}, false, 0, scan_zoo::Plus{}, workspace);
       report(why.empty(), "workspace columns in workspace_bytes(shape), round " + std::to_string(round) + at, why);
     }
+    // An input wider than the accumulator (int64 in, int32 sums) takes shorter chunks, so more
+    // tiles: workspace_bytes<Acc, In>(shape) counts them.
+    const std::size_t wide_bytes = scan_zoo::workspace_bytes<std::int32_t, std::int64_t>(shape);
+    DeviceArray<char> wide_memory(static_cast<std::int64_t>(wide_bytes));
+    scan_zoo::Workspace wide_workspace(wide_memory.data, wide_bytes);
+    const auto wide = generate<std::int64_t>(shape.outer * shape.length * shape.inner,
+                                             [&] { return std::int64_t(rng() % 2001) - 1000; });
+    const std::string why = scan_and_check<std::int32_t, std::int64_t, std::int32_t>(
+        wide, shape, Form{}, false, 0, scan_zoo::Plus{}, wide_workspace);
+    report(why.empty() && wide_bytes > bytes, "workspace columns of int64 into int32 sums in workspace_bytes<int32, int64>(shape)" + at,
+           why.empty() ? "its workspace is no larger than int32's" : why);
   }
 }
 
