@@ -45,8 +45,9 @@
 // Reverse scans run each column from its last row: the bands and chunks count rows from the end.
 //
 // The descriptor (ColumnTileState): per tile and column, the value in 64-bit words each beside
-// the epoch-tagged status (tile_state.cuh), relaxed atomics on one word at a time, as the tuned
-// scan's packed descriptors are: no fence, and one round trip for a value and its flag. A first
+// the epoch-tagged status (tile_state.cuh), relaxed atomics on one word at a time (read two at
+// once by 16-byte loads, each half a relaxed read, as the tuned scan's packed descriptors are):
+// no fence, and one round trip for a value and its flag. A first
 // version, a status word per tile and value slots ordered by release/acquire, read by warp 0
 // alone, four bands' reads in flight per lane, ran at 30-41% of copy (bench/NOTES.md, "Scans
 // along an axis").
