@@ -82,7 +82,7 @@ ColumnGeometry columns_geometry(const Shape& shape, typename InputPointer<In>::t
   using Columns = ColumnsScan<>;
   return ColumnGeometry::make<ColumnsDefaultConfig>(shape.outer, shape.length, shape.inner,
                                                     Columns::vector_for<In, Out>(shape.inner, in, out),
-                                                    sizeof(Acc) > sizeof(In) ? sizeof(Acc) : sizeof(In));
+                                                    kColumnsElementBytes<In, Acc>);
 }
 
 // outer x length x inner, or -1 when an extent is negative or the product passes 2^63 - 1.
@@ -213,8 +213,7 @@ std::size_t workspace_bytes(const Shape& shape) {
   std::size_t most = 0;
   for (const int vector : {1, 2, 4, 8, 16}) {
     const auto g = detail::ColumnGeometry::make<detail::ColumnsDefaultConfig>(shape.outer, shape.length, shape.inner,
-                                                                              vector,
-                                                                              sizeof(Acc) > sizeof(In) ? sizeof(Acc) : sizeof(In));
+                                                                              vector, detail::kColumnsElementBytes<In, Acc>);
     const std::size_t bytes = detail::ColumnsScan<>::workspace_bytes<Acc>(g);
     most = bytes > most ? bytes : most;
   }

@@ -87,6 +87,10 @@ struct ColumnsConfig {
   }
 };
 
+// The bytes an element counts for in a chunk (rows_per_chunk): the wider of In and Acc.
+template <class In, class Acc>
+inline constexpr int kColumnsElementBytes = int(sizeof(Acc) > sizeof(In) ? sizeof(Acc) : sizeof(In));
+
 // 256 threads, 128 bytes a chunk (a 32 KB tile), groups of at most 8 lanes, 4 blocks a SM (128 KB
 // of loads in flight an SM, as the tuned 1-D scan has): bench/NOTES.md, "Scans along an axis".
 using ColumnsDefaultConfig = ColumnsConfig<256, 128, 8, 4>;
@@ -303,7 +307,7 @@ __global__ void __launch_bounds__(Config::kThreads, kColumnsBlocksPerSm<typename
   using In = typename Args::InT;
   using Acc = typename Args::AccT;
   using Out = typename Args::OutT;
-  constexpr int kRows = Config::rows_per_chunk(V, sizeof(Acc) > sizeof(In) ? sizeof(Acc) : sizeof(In));
+  constexpr int kRows = Config::rows_per_chunk(V, kColumnsElementBytes<In, Acc>);
   constexpr int kWidth = Config::kGroupLanes * V;  // the most columns a tile has
   using Stage = StagedInput<In, Config::kThreads, kRows, V>;
   const auto& op = args.op;
