@@ -5,12 +5,13 @@
 // Idea: memory runs along a row and the scan down a column, so a tile is a band of rows of a
 // block of columns, copied into shared memory a row at a time (cp.async, consecutive threads on
 // consecutive bytes: whole sectors, with no register held while they travel), and each thread
-// scans its columns down a chunk of rows there, a serial scan per column. The chunks of a tile meet in row order (shuffles between lanes of the
-// same columns, then one word per warp and column in shared memory), and the bands of a column
-// block talk through a decoupled look-back (Merrill & Garland 2016) whose descriptor holds a value
-// per column beside its status in one word: the whole block reads a window of bands at once, a
-// band a chunk, in one round trip (include/scan_zoo/detail/columns_kernel.cuh). A warp's lanes
-// form groups of at most 8 (a tile is 32 float32 wide), each scanning its own chunk of rows.
+// scans its columns down a chunk of rows there, a serial scan per column. The chunks of a tile
+// meet in row order (shuffles between lanes of the same columns, then one word per warp and
+// column in shared memory), and the bands of a column block talk through a decoupled look-back
+// (Merrill & Garland 2016) whose descriptor holds a value per column beside its status in one
+// word: the whole block reads a window of bands at once, a band a chunk, in one round trip
+// (include/scan_zoo/detail/columns_kernel.cuh). A warp's lanes form groups of at most 8 (a tile
+// is 32 float32 wide), each scanning its own chunk of rows.
 //
 // Work: O(N); depth: O(rows of a chunk) + O(log tiles of a band) + the look-back. Barriers: 3 per
 // tile and 2 per window of the look-back. Launches: 1. Global traffic: 2 accesses per element;

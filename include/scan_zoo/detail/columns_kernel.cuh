@@ -20,8 +20,9 @@
 // group_lanes x V columns (32 float32, 128 bytes of a row: wider arrays have several column
 // blocks, each its own chain of bands); a warp holds 32 / group_lanes groups, each scanning its
 // own chunk of rows (128 bytes a thread of the wider of In and Acc: 8 rows of 4 float32, 32 of
-// one, 8 rows of 2 doubles), so that narrow arrays (inner of 2, 3, 8) keep every lane busy. Chunk c of a tile covers its rows
-// c x (rows a chunk) onwards, in scan order: warp-major, then group.
+// one, 8 rows of 2 doubles), so that narrow arrays (inner of 2, 3, 8) keep every lane busy.
+// Chunk c of a tile covers its rows c x (rows a chunk) onwards, in scan order: warp-major, then
+// group.
 // Why narrow tiles: a window of the look-back reads a band's descriptor (a value per column) per
 // chunk, so its bytes grow with the width while the bands it covers do not; 8-lane groups
 // measured best beside 4 and 32 (bench/NOTES.md, "Scans along an axis").
@@ -253,30 +254,27 @@ struct StagedArray {
     }
   }
 };
-template <class In, int Threads, int Rows, int V>
-struct StagedInput {
-  static constexpr int kGap = sizeof(In) >= 16 ? 1 : 16 / int(sizeof(In));  // elements
-  using Array = StagedArray<In, Threads, Rows, V, kGap>;
-  static constexpr int kBytes = Array::kBytes;
-  Array array;
-  __device__ explicit StagedInput(unsigned char* memory) : array{reinterpret_cast<In*>(memory)} {}
+// Where element (row, column) of a tile lies in each array of the stage: the gap is 16 bytes of
+// the input's wider array (LoadUnit), in elements, the same in both arrays of a zip.
+template <class In, int Rows>
+struct StageIndex {
+  using Unit = typename LoadUnit<In>::type;
+  static constexpr int kGap = sizeof(Unit) >= 16 ? 1 : 16 / int(sizeof(Unit));
   __device__ static int index(int row, int column, int width) { return row * width + column + row / Rows * kGap; }
-  __device__ void copy(int index, const In* from) const { array.copy(index, from); }
-  template <class Acc>
-  __device__ void read(int index, int columns, const Acc& identity, Acc (&out)[V]) const {
-    array.read(index, columns, identity, out);
-  }
+};
+template <class In, int Threads, int Rows, int V>
+struct StagedInput : StageIndex<In, Rows>, StagedArray<In, Threads, Rows, V, StageIndex<In, Rows>::kGap> {
+  __device__ explicit StagedInput(unsigned char* memory)
+      : StagedArray<In, Threads, Rows, V, StageIndex<In, Rows>::kGap>{reinterpret_cast<In*>(memory)} {}
 };
 template <class A, class B, int Threads, int Rows, int V>
-struct StagedInput<Zip<A, B>, Threads, Rows, V> {
-  using Wider = typename LoadUnit<Zip<A, B>>::type;
-  static constexpr int kGap = sizeof(Wider) >= 16 ? 1 : 16 / int(sizeof(Wider));  // elements, in both arrays
+struct StagedInput<Zip<A, B>, Threads, Rows, V> : StageIndex<Zip<A, B>, Rows> {
+  static constexpr int kGap = StageIndex<Zip<A, B>, Rows>::kGap;
   StagedArray<A, Threads, Rows, V, kGap> first;
   StagedArray<B, Threads, Rows, V, kGap> second;
   static constexpr int kBytes = decltype(first)::kBytes + decltype(second)::kBytes;
   __device__ explicit StagedInput(unsigned char* memory)
       : first{reinterpret_cast<A*>(memory)}, second{reinterpret_cast<B*>(memory + decltype(first)::kBytes)} {}
-  __device__ static int index(int row, int column, int width) { return row * width + column + row / Rows * kGap; }
   __device__ void copy(int index, ZipPointer<A, B> from) const {
     first.copy(index, from.first);
     second.copy(index, from.second);
@@ -292,10 +290,6 @@ struct StagedInput<Zip<A, B>, Threads, Rows, V> {
   }
 };
 
-// The blocks a SM said outright (Config::kBlocksPerSm): the bound that lets that many blocks'
-// registers fit, which ptxas would not choose by itself. A zipped input (two arrays staged and
-// paired: the recurrence along a middle axis) takes one block fewer: bf16 multipliers beside
-// float addends spilled 20 bytes at 64 registers.
 template <class In, class Config>
 inline constexpr int kColumnsBlocksPerSm = Config::kBlocksPerSm;
 template <class A, class B, class Config>
