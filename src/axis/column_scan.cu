@@ -14,7 +14,8 @@
 // is 32 float32 wide), each scanning its own chunk of rows.
 //
 // Work: O(N); depth: O(rows of a chunk) + O(log tiles of a band) + the look-back. Barriers: 3 per
-// tile and 2 per window of the look-back. Launches: 1. Global traffic: 2 accesses per element;
+// tile (4 where the tile is narrower than a 32-byte sector: its results go back through shared
+// memory, to leave in whole sectors) and 2 per window of the look-back. Launches: 1. Global traffic: 2 accesses per element;
 // the descriptors (a word per column and tile, published twice, and a window's words read from
 // L2 by whole sectors, a quarter of the tile's bytes for float32) stay in L2: the bound is a copy
 // of the same bytes, whatever the shape.

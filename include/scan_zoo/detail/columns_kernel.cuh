@@ -42,7 +42,11 @@
 //      INCLUSIVE band; warp 0's first group publishes the INCLUSIVE values, and a barrier hands
 //      the carry-in to every thread;
 //   6. each thread scans its chunk again from the stage, from the carry-in and the chunks before
-//      it, and stores each row's V columns (one vector); the last band writes each column's total.
+//      it, and stores each row's V columns (one vector); the last band writes each column's total;
+//   7. a tile narrower than a 32-byte sector (2 to 7 float32 columns: a lane group's row is then
+//      part of a sector, and its chunks lie a sector or more apart) has written its results back
+//      into the stage in step 6 instead, and stores them now with step 1's copies, a barrier
+//      between: whole sectors a warp (bench/NOTES.md, "Scans along an axis").
 // Reverse scans run each column from its last row: the bands and chunks count rows from the end.
 //
 // The descriptor (ColumnTileState): per tile and column, the value in 64-bit words each beside
@@ -95,6 +99,10 @@ inline constexpr int kColumnsElementBytes = int(sizeof(Acc) > sizeof(In) ? sizeo
 // 256 threads, 128 bytes a chunk (a 32 KB tile), groups of at most 8 lanes, 4 blocks a SM (128 KB
 // of loads in flight an SM, as the tuned 1-D scan has): bench/NOTES.md, "Scans along an axis".
 using ColumnsDefaultConfig = ColumnsConfig<256, 128, 8, 4>;
+
+// The bytes of a sector, the unit of an L2 access: a tile narrower than one stores its results
+// through shared memory (step 7).
+inline constexpr int kSectorBytes = 32;
 
 // How a tile's threads cover an [outer, length, inner] array (the top of this file).
 struct ColumnGeometry {
@@ -253,6 +261,30 @@ struct StagedArray {
       for (int j = 0; j < V; ++j) out[j] = j < columns ? static_cast<Acc>(at[j]) : identity;
     }
   }
+  // Results written in place of the input they came from (Out as wide as T, so that a result
+  // lies on its own input's bytes and no other thread's: kResultsFitStage), by the thread that
+  // has just read it; then, after a barrier, moved out V columns at a time with the staging's
+  // copy pattern.
+  template <class Out>
+  __device__ void write_results(int index, int columns, const Out (&results)[V]) const {
+    Out* at = reinterpret_cast<Out*>(values) + index;
+    using Vec = VectorOf<Out, V * sizeof(Out)>;
+    if (columns == V) {
+      typename Vec::Chunk chunk;
+#pragma unroll
+      for (int j = 0; j < V; ++j) chunk.item[j] = results[j];
+      Vec::store(at, 0, chunk);
+    } else {
+#pragma unroll
+      for (int j = 0; j < V; ++j)
+        if (j < columns) at[j] = results[j];
+    }
+  }
+  template <class Out>
+  __device__ void store_results(int index, Out* to) const {
+    using Vec = VectorOf<Out, V * sizeof(Out)>;
+    Vec::store(to, 0, Vec::load(reinterpret_cast<const Out*>(values) + index, 0));
+  }
 };
 // Where element (row, column) of a tile lies in each array of the stage: the gap is 16 bytes of
 // the input's wider array (LoadUnit), in elements, the same in both arrays of a zip.
@@ -288,19 +320,39 @@ struct StagedInput<Zip<A, B>, Threads, Rows, V> : StageIndex<Zip<A, B>, Rows> {
 #pragma unroll
     for (int j = 0; j < V; ++j) out[j] = j < columns ? static_cast<Acc>(Zip<A, B>{firsts[j], seconds[j]}) : identity;
   }
+  // Results go in place of the first array's input (StagedArray::write_results).
+  template <class Out>
+  __device__ void write_results(int index, int columns, const Out (&results)[V]) const {
+    first.write_results(index, columns, results);
+  }
+  template <class Out>
+  __device__ void store_results(int index, Out* to) const {
+    first.store_results(index, to);
+  }
 };
+
+// Whether results of Out may go out through the stage (steps 6-7 below): in place of the input's
+// (first) array, as wide as Out, and only for Out under half a sector, since a tile has two
+// columns or more and only a tile narrower than a sector takes that way.
+template <class In, class Out>
+inline constexpr bool kResultsFitStage = sizeof(Out) == sizeof(In) && 2 * sizeof(Out) < kSectorBytes;
+template <class A, class B, class Out>
+inline constexpr bool kResultsFitStage<Zip<A, B>, Out> = kResultsFitStage<A, Out>;
 
 template <class In, class Config>
 inline constexpr int kColumnsBlocksPerSm = Config::kBlocksPerSm;
 template <class A, class B, class Config>
 inline constexpr int kColumnsBlocksPerSm<Zip<A, B>, Config> = Config::kBlocksPerSm - 1;
 
-template <class Config, int V, class Args>
+// ResultsThroughStage: the tile is narrower than a sector, and its results go out through the
+// stage (steps 6-7); a kernel of its own, so that the other keeps its registers.
+template <class Config, int V, bool ResultsThroughStage, class Args>
 __global__ void __launch_bounds__(Config::kThreads, kColumnsBlocksPerSm<typename Args::InT, Config>)
     columns_scan_kernel(Args args, ColumnGeometry g, ColumnTileState<typename Args::AccT> state) {
   using In = typename Args::InT;
   using Acc = typename Args::AccT;
   using Out = typename Args::OutT;
+  static_assert(!ResultsThroughStage || kResultsFitStage<In, Out>, "the results must fit the stage");
   constexpr int kRows = Config::rows_per_chunk(V, kColumnsElementBytes<In, Acc>);
   constexpr int kWidth = Config::kGroupLanes * V;  // the most columns a tile has
   using Stage = StagedInput<In, Config::kThreads, kRows, V>;
@@ -341,17 +393,18 @@ __global__ void __launch_bounds__(Config::kThreads, kColumnsBlocksPerSm<typename
   // take consecutive bytes of a row, and of the whole tile when it spans the row (inner <= 8 V).
   __shared__ alignas(16) unsigned char stage_memory[Stage::kBytes];
   const Stage stage(stage_memory);
-  {
+  // Copy u of the tile: its place in the stage, and its first element's in the array.
+  const auto for_each_copy = [&](auto&& move) {
     const int copies = tile_rows_here * g.group_lanes;
     for (int u = threadIdx.x; u < copies; u += Config::kThreads) {
       const int row = u / g.group_lanes;
       const int column_in_tile = (u - row * g.group_lanes) * V;
       if (first_column + column_in_tile >= g.inner) continue;  // past the last column (V = 1 there)
-      stage.copy(Stage::index(row, column_in_tile, width),
-                 args.in + (row_begin(tile_first_row + row) + first_column + column_in_tile));
+      move(Stage::index(row, column_in_tile, width), row_begin(tile_first_row + row) + first_column + column_in_tile);
     }
-    wait_for_shared_copies();
-  }
+  };
+  for_each_copy([&](int index, std::int64_t element) { stage.copy(index, args.in + element); });
+  wait_for_shared_copies();
   __syncthreads();
   // Row k of this thread's chunk, its V columns (the identity past the edges).
   const int rows_in_chunk = tile_rows_here - first_row_in_tile;  // those of the array (may be <= 0)
@@ -509,7 +562,8 @@ __global__ void __launch_bounds__(Config::kThreads, kColumnsBlocksPerSm<typename
 
   // 6. The chunk again from shared memory, scanned down each column from everything before it
   // (the bands above, then the chunks above in the tile), and out; the last band writes each
-  // column's total.
+  // column's total. A tile narrower than a sector (ResultsThroughStage) writes its results back
+  // into the stage instead, for step 7.
   Acc running[V];
 #pragma unroll
   for (int j = 0; j < V; ++j) running[j] = op(shared_carry[first_column_in_tile + j], before_chunk[j]);
@@ -527,19 +581,26 @@ __global__ void __launch_bounds__(Config::kThreads, kColumnsBlocksPerSm<typename
       results[j] = static_cast<Out>(args.exclusive ? running[j] : through);
       running[j] = through;
     }
-    if constexpr (V > 1) {
+    if constexpr (ResultsThroughStage) {
+      stage.write_results(chunk_index + k * width, columns, results);
+    } else if (V > 1 && columns == V) {
       using Vec = VectorOf<Out, V * sizeof(Out)>;
-      if (columns == V) {
-        typename Vec::Chunk chunk_of_row;
+      typename Vec::Chunk chunk_of_row;
 #pragma unroll
-        for (int j = 0; j < V; ++j) chunk_of_row.item[j] = results[j];
-        Vec::store(to, 0, chunk_of_row);
-        continue;
-      }
+      for (int j = 0; j < V; ++j) chunk_of_row.item[j] = results[j];
+      Vec::store(to, 0, chunk_of_row);
+    } else {
+#pragma unroll
+      for (int j = 0; j < V; ++j)
+        if (j < columns) to[j] = results[j];
     }
-#pragma unroll
-    for (int j = 0; j < V; ++j)
-      if (j < columns) to[j] = results[j];
+  }
+  // 7. A narrow tile's results out of the stage with step 1's copies: a warp's stores then fill
+  // whole sectors, where step 6's (a row of a chunk a lane group, the chunks a sector or more
+  // apart) fill a part of one each (bench/NOTES.md, "Scans along an axis").
+  if constexpr (ResultsThroughStage) {
+    __syncthreads();
+    for_each_copy([&](int index, std::int64_t element) { stage.store_results(index, args.out + element); });
   }
   if (args.total && band == g.bands - 1 && warp == 0 && group == 0) {
 #pragma unroll
@@ -598,12 +659,23 @@ struct ColumnsScan {
     ColumnTileState<typename Args::AccT> state;
     state.layout(carver, g.tiles(), g.width, g.group_lanes);
     state.epoch = epoch;
-    const auto blocks = static_cast<unsigned>(g.tiles());
     constexpr int V = kVector<typename Args::InT, typename Args::OutT>;
-    if (g.vector == V)
-      columns_scan_kernel<Config, V, Args><<<blocks, Config::kThreads, 0, stream>>>(args, g, state);
-    else
-      columns_scan_kernel<Config, 1, Args><<<blocks, Config::kThreads, 0, stream>>>(args, g, state);
+    return g.vector == V ? launch_kernel<V>(args, g, state, stream) : launch_kernel<1>(args, g, state, stream);
+  }
+
+ private:
+  template <int V, class Args>
+  static cudaError_t launch_kernel(const Args& args, const ColumnGeometry& g, const ColumnTileState<typename Args::AccT>& state,
+                                   cudaStream_t stream) {
+    using Out = typename Args::OutT;
+    const auto blocks = static_cast<unsigned>(g.tiles());
+    if constexpr (kResultsFitStage<typename Args::InT, Out>) {
+      if (g.width * int(sizeof(Out)) < kSectorBytes) {
+        columns_scan_kernel<Config, V, true, Args><<<blocks, Config::kThreads, 0, stream>>>(args, g, state);
+        return cudaGetLastError();
+      }
+    }
+    columns_scan_kernel<Config, V, false, Args><<<blocks, Config::kThreads, 0, stream>>>(args, g, state);
     return cudaGetLastError();
   }
 };
