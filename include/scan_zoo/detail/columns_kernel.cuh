@@ -38,9 +38,10 @@
 //      with the initial value in front);
 //   5. every thread looks back at once, a band above the tile a chunk (one round trip for a
 //      window of as many bands as the tile has chunks), the window is reduced per column in band
-//      order as the chunks were in step 3, and the walk goes on up until every column has met an
-//      INCLUSIVE band; warp 0's first group publishes the INCLUSIVE values, and a barrier hands
-//      the carry-in to every thread;
+//      order from its nearest INCLUSIVE band (a ballot finds it; the groups by a tree of
+//      shuffles, the warps through shared memory), and the walk goes on up until every column
+//      has met an INCLUSIVE band; warp 0's first group publishes the INCLUSIVE values, and a
+//      barrier hands the carry-in to every thread;
 //   6. each thread scans its chunk again from the stage, from the carry-in and the chunks before
 //      it, and stores each row's V columns (one vector); the last band writes each column's total;
 //   7. a tile narrower than a 32-byte sector (2 to 7 float32 columns: a lane group's row is then
@@ -393,15 +394,18 @@ __global__ void __launch_bounds__(Config::kThreads, kColumnsBlocksPerSm<typename
   // take consecutive bytes of a row, and of the whole tile when it spans the row (inner <= 8 V).
   __shared__ alignas(16) unsigned char stage_memory[Stage::kBytes];
   const Stage stage(stage_memory);
-  // Copy u of the tile: its place in the stage, and its first element's in the array.
+  // The tile's copies, each handed its place in the stage and its first element's in the array:
+  // thread t takes the V columns from (t mod group_lanes) x V for good, and rows t / group_lanes,
+  // + Threads / group_lanes, ... (threads past the last whole round sit out), so that a copy
+  // costs an add, not a division (a division a copy was a quarter of the kernel's instructions
+  // at 8 columns: bench/NOTES.md, "Scans along an axis").
   const auto for_each_copy = [&](auto&& move) {
-    const int copies = tile_rows_here * g.group_lanes;
-    for (int u = threadIdx.x; u < copies; u += Config::kThreads) {
-      const int row = u / g.group_lanes;
-      const int column_in_tile = (u - row * g.group_lanes) * V;
-      if (first_column + column_in_tile >= g.inner) continue;  // past the last column (V = 1 there)
+    const int rows_a_round = Config::kThreads / g.group_lanes;
+    const int column_in_tile = static_cast<int>(threadIdx.x) % g.group_lanes * V;
+    if (static_cast<int>(threadIdx.x) >= rows_a_round * g.group_lanes || first_column + column_in_tile >= g.inner)
+      return;  // past the last round, or past the last column (V = 1 there)
+    for (int row = static_cast<int>(threadIdx.x) / g.group_lanes; row < tile_rows_here; row += rows_a_round)
       move(Stage::index(row, column_in_tile, width), row_begin(tile_first_row + row) + first_column + column_in_tile);
-    }
   };
   for_each_copy([&](int index, std::int64_t element) { stage.copy(index, args.in + element); });
   wait_for_shared_copies();
@@ -463,8 +467,8 @@ __global__ void __launch_bounds__(Config::kThreads, kColumnsBlocksPerSm<typename
   // publishes INCLUSIVE; any other publishes its totals as AGGREGATE and looks back over the bands
   // above, every thread at once: a window of as many bands as the tile has chunks, chunk c reading
   // band (window end - chunks + c), its own columns, so the window costs one round trip to L2.
-  // The window is reduced per column in band order, from the nearest INCLUSIVE band on, with the
-  // same two steps as the chunks in step 3 (groups by shuffles, warps through shared memory), and
+  // The window is reduced per column in band order, from the nearest INCLUSIVE band on, in two
+  // steps as the chunks are in step 3 (groups by shuffles, warps through shared memory), and
   // the walk goes on above it until every column has met an INCLUSIVE band (band 0 is one, and
   // so rank the bands above the top). Warp 0's first group holds every column of the tile: it
   // publishes, and it keeps the carries.
@@ -495,6 +499,7 @@ __global__ void __launch_bounds__(Config::kThreads, kColumnsBlocksPerSm<typename
       }
     }
     const std::int64_t window = std::int64_t(Config::kWarps) * g.groups;
+    const unsigned same_column_lanes = __match_any_sync(kFullMask, lane_in_group);  // the lanes of this lane's columns
     for (std::int64_t window_end = band;; window_end -= window) {
       // This thread's band of the window, and its columns there: (value, INCLUSIVE?). Lanes past
       // the last whole group, and columns past the edge, read nothing and hold (identity, no),
@@ -515,22 +520,23 @@ __global__ void __launch_bounds__(Config::kThreads, kColumnsBlocksPerSm<typename
       for (int j = 0; j < V; ++j)
         if (!reads || j >= columns)
           view[j] = {in_group && above < 0 ? std::uint32_t(kTileInclusive) : std::uint32_t(kTileAggregate), identity};
-      // Reduced in band order: a band that is INCLUSIVE replaces what came before it.
+      // Reduced in band order from the nearest INCLUSIVE band, which replaces what came before
+      // it: the lanes of a column find it by one ballot, and the groups from there on are reduced
+      // into group 0 in order, neighbours first (group g takes g + offset where 2 x offset
+      // divides g). (A scan over the groups that shuffled the flag beside the value was the
+      // kernel's largest share of instructions at 8 columns: bench/NOTES.md, "Scans along an axis".)
 #pragma unroll
       for (int j = 0; j < V; ++j) {
-        Acc value = view[j].value;
-        bool inclusive = view[j].status == kTileInclusive;
+        const unsigned inclusive_lanes = __ballot_sync(kFullMask, view[j].status == kTileInclusive) & same_column_lanes;
+        const int nearest = inclusive_lanes != 0 ? kWarpSize - 1 - __clz(inclusive_lanes) : 0;  // a lane
+        Acc value = lane >= nearest ? view[j].value : identity;
         for (int offset = 1; offset < g.groups; offset *= 2) {
-          const Acc earlier = shuffle_up(value, offset * g.group_lanes);
-          const bool earlier_inclusive = __shfl_up_sync(kFullMask, inclusive, offset * g.group_lanes);
-          if (group >= offset && !inclusive) {
-            value = op(earlier, value);
-            inclusive = earlier_inclusive;
-          }
+          const Acc later = shuffle_down(value, offset * g.group_lanes);
+          if ((group & (2 * offset - 1)) == 0 && group + offset < g.groups) value = op(value, later);
         }
-        if (group == g.groups - 1) {
+        if (group == 0) {
           window_values[warp][first_column_in_tile + j] = value;
-          window_inclusive[warp][first_column_in_tile + j] = inclusive;
+          window_inclusive[warp][first_column_in_tile + j] = inclusive_lanes != 0;
         }
       }
       __syncthreads();
