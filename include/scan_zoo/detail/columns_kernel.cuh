@@ -238,6 +238,23 @@ __device__ __forceinline__ void wait_for_shared_copies() {
 #endif
 }
 
+// The `columns` first of a row's V results to `at` (shared or global memory): one vector when
+// they are all there, one element at a time at the array's edge (and for V = 1).
+template <class Out, int V>
+__device__ __forceinline__ void store_row(Out* at, int columns, const Out (&results)[V]) {
+  using Vec = VectorOf<Out, V * sizeof(Out)>;
+  if (V > 1 && columns == V) {
+    typename Vec::Chunk chunk;
+#pragma unroll
+    for (int j = 0; j < V; ++j) chunk.item[j] = results[j];
+    Vec::store(at, 0, chunk);
+  } else {
+#pragma unroll
+    for (int j = 0; j < V; ++j)
+      if (j < columns) at[j] = results[j];
+  }
+}
+
 // A tile's input in shared memory, for each array of it (one; a zipped input's two, zip.cuh):
 // row-major [tile rows][width] (scan-order rows) with a 16-byte gap after each chunk of Rows rows,
 // copied in with copy_to_shared and read back as V columns of a row converted to Acc. The gap
@@ -268,18 +285,7 @@ struct StagedArray {
   // copy pattern.
   template <class Out>
   __device__ void write_results(int index, int columns, const Out (&results)[V]) const {
-    Out* at = reinterpret_cast<Out*>(values) + index;
-    using Vec = VectorOf<Out, V * sizeof(Out)>;
-    if (columns == V) {
-      typename Vec::Chunk chunk;
-#pragma unroll
-      for (int j = 0; j < V; ++j) chunk.item[j] = results[j];
-      Vec::store(at, 0, chunk);
-    } else {
-#pragma unroll
-      for (int j = 0; j < V; ++j)
-        if (j < columns) at[j] = results[j];
-    }
+    store_row(reinterpret_cast<Out*>(values) + index, columns, results);
   }
   template <class Out>
   __device__ void store_results(int index, Out* to) const {
@@ -587,19 +593,10 @@ __global__ void __launch_bounds__(Config::kThreads, kColumnsBlocksPerSm<typename
       results[j] = static_cast<Out>(args.exclusive ? running[j] : through);
       running[j] = through;
     }
-    if constexpr (ResultsThroughStage) {
+    if constexpr (ResultsThroughStage)
       stage.write_results(chunk_index + k * width, columns, results);
-    } else if (V > 1 && columns == V) {
-      using Vec = VectorOf<Out, V * sizeof(Out)>;
-      typename Vec::Chunk chunk_of_row;
-#pragma unroll
-      for (int j = 0; j < V; ++j) chunk_of_row.item[j] = results[j];
-      Vec::store(to, 0, chunk_of_row);
-    } else {
-#pragma unroll
-      for (int j = 0; j < V; ++j)
-        if (j < columns) to[j] = results[j];
-    }
+    else
+      store_row(to, columns, results);
   }
   // 7. A narrow tile's results out of the stage with step 1's copies: a warp's stores then fill
   // whole sectors, where step 6's (a row of a chunk a lane group, the chunks a sector or more
