@@ -15,10 +15,10 @@
 //
 // Work: O(N); depth: O(rows of a chunk) + O(log tiles of a band) + the look-back. Barriers: 3 per
 // tile (4 where the tile is narrower than a 32-byte sector: its results go back through shared
-// memory, to leave in whole sectors) and 2 per window of the look-back. Launches: 1. Global traffic: 2 accesses per element;
-// the descriptors (a word per column and tile, published twice, and a window's words read from
-// L2 by whole sectors, a quarter of the tile's bytes for float32) stay in L2: the bound is a copy
-// of the same bytes, whatever the shape.
+// memory, to leave in whole sectors) and 2 per window of the look-back. Launches: 1. Global
+// traffic: 2 accesses per element; the descriptors (a word per column and tile, published twice,
+// and a window's words read from L2 by whole sectors, a quarter of the tile's bytes for float32)
+// stay in L2: the bound is a copy of the same bytes, whatever the shape.
 //
 // Forward progress: a tile waits only on the bands above it, smaller tile indices (blocks
 // dispatched in blockIdx.x order, as the tuned scan and CUB rely on).

@@ -29,7 +29,8 @@
 //
 // The kernel, top to bottom (columns_scan_kernel below):
 //   1. stage the tile in shared memory: copy u of it (V columns of a row, one 16-byte vector
-//      where the columns allow: V divides inner) by thread u mod Threads, a barrier;
+//      where the columns allow: V divides inner) by thread u mod Threads (the threads past the
+//      last whole round of rows sit out), a barrier;
 //   2. each thread's totals of its columns down its chunk (read from the stage, In to Acc);
 //   3. combine the chunks: the groups of a warp with shuffles (Kogge-Stone across groups), the
 //      warps through shared memory (one barrier): each thread has the reduction of the rows
@@ -396,14 +397,15 @@ __global__ void __launch_bounds__(Config::kThreads, kColumnsBlocksPerSm<typename
   };
 
   // 1. Stage the tile: its rows one after another, V columns a copy (the tile's `width` columns
-  // a row, group_lanes copies), copy u of the tile by thread u mod Threads: consecutive threads
-  // take consecutive bytes of a row, and of the whole tile when it spans the row (inner <= 8 V).
+  // a row, group_lanes copies), copy u of the tile by thread u mod (Threads rounded down to whole
+  // rows): consecutive threads take consecutive bytes of a row, and of the whole tile when it
+  // spans the row (inner <= 8 V).
   __shared__ alignas(16) unsigned char stage_memory[Stage::kBytes];
   const Stage stage(stage_memory);
   // The tile's copies, each handed its place in the stage and its first element's in the array:
   // thread t takes the V columns from (t mod group_lanes) x V for good, and rows t / group_lanes,
-  // + Threads / group_lanes, ... (threads past the last whole round sit out), so that a copy
-  // costs an add, not a division (a division a copy was a quarter of the kernel's instructions
+  // + Threads / group_lanes, ... (threads past the last whole round of rows sit out), so that a
+  // copy costs an add, not a division (a division a copy was a quarter of the kernel's instructions
   // at 8 columns: bench/NOTES.md, "Scans along an axis").
   const auto for_each_copy = [&](auto&& move) {
     const int rows_a_round = Config::kThreads / g.group_lanes;
