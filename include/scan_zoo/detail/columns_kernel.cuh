@@ -28,9 +28,11 @@
 // measured best beside 4 and 32 (bench/NOTES.md, "Scans along an axis").
 //
 // The kernel, top to bottom (columns_scan_kernel below):
-//   1. stage the tile in shared memory: copy u of it (V columns of a row, one 16-byte vector
-//      where the columns allow: V divides inner) by thread u mod Threads (the threads past the
-//      last whole round of rows sit out), a barrier;
+//   1. stage the tile in shared memory: a tile that is one run of memory (one column block,
+//      rows forward, 16-byte aligned: ColumnGeometry::flat) as the 16-byte pieces of its bytes,
+//      piece p by thread p mod Threads; any other a row at a time, copy u of it (V columns of a
+//      row, one vector where the columns allow: V divides inner) by thread u mod Threads (the
+//      threads past the last whole round of rows sit out); a barrier;
 //   2. each thread's totals of its columns down its chunk (read from the stage, In to Acc);
 //   3. combine the chunks: the groups of a warp with shuffles (Kogge-Stone across groups), the
 //      warps through shared memory (one barrier): each thread has the reduction of the rows
@@ -47,8 +49,8 @@
 //      it, and stores each row's V columns (one vector); the last band writes each column's total;
 //   7. a tile narrower than a 32-byte sector (2 to 7 float32 columns: a lane group's row is then
 //      part of a sector, and its chunks lie a sector or more apart) has written its results back
-//      into the stage in step 6 instead, and stores them now with step 1's copies, a barrier
-//      between: whole sectors a warp (bench/NOTES.md, "Scans along an axis").
+//      into the stage in step 6 instead, and stores them now with step 1's copies (its pieces,
+//      when flat), a barrier between: whole sectors a warp (bench/NOTES.md, "Scans along an axis").
 // Reverse scans run each column from its last row: the bands and chunks count rows from the end.
 //
 // The descriptor (ColumnTileState): per tile and column, the value in 64-bit words each beside
@@ -116,6 +118,10 @@ struct ColumnGeometry {
   std::int64_t tile_rows;   // rows a tile: warps x groups x rows a chunk
   std::int64_t bands;       // tiles down a slab
   std::int64_t column_blocks;  // tiles across a slab
+  // Whether a tile's input (and a narrow tile's results, step 7) move as the 16-byte pieces of
+  // its bytes, the tile being one run of memory: one column block (width = inner), rows forward,
+  // every array 16-byte aligned at each tile (ColumnsScan::launch decides).
+  bool flat = false;
 
   // element_bytes: the wider of In and Acc (rows_per_chunk).
   template <class Config>
@@ -232,6 +238,18 @@ __device__ __forceinline__ void copy_to_shared(T* to, const T* from) {
   Vec::store(to, 0, Vec::load(from, 0));
 #endif
 }
+// The first `bytes` (at most 16) of 16 bytes to shared memory, the rest of them zeros: a piece of
+// a tile's bytes that runs past the array's end reads only what is there (cp.async's source size).
+__device__ __forceinline__ void copy_piece_to_shared(void* to, const void* from, int bytes) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(static_cast<unsigned>(__cvta_generic_to_shared(to))),
+               "l"(from), "r"(bytes)
+               : "memory");
+#else
+  for (int b = 0; b < 16; ++b)
+    static_cast<unsigned char*>(to)[b] = b < bytes ? static_cast<const unsigned char*>(from)[b] : 0;
+#endif
+}
 // Until this thread's copies have landed (a barrier then shows them to the block).
 __device__ __forceinline__ void wait_for_shared_copies() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
@@ -256,6 +274,17 @@ __device__ __forceinline__ void store_row(Out* at, int columns, const Out (&resu
   }
 }
 
+// The chunk of a flat tile's element e (ColumnGeometry::flat): e / (the elements of a chunk), by
+// a multiplication with the divisor's reciprocal, taken once a thread (exact while e x divisor <
+// 2^32: a tile holds at most 2^15 elements).
+struct ChunkOf {
+  unsigned reciprocal;
+  __device__ explicit ChunkOf(unsigned chunk_elements) : reciprocal(0xFFFFFFFFu / chunk_elements + 1) {}
+  __device__ int operator()(int element) const {
+    return static_cast<int>(__umulhi(static_cast<unsigned>(element), reciprocal));
+  }
+};
+
 // A tile's input in shared memory, for each array of it (one; a zipped input's two, zip.cuh):
 // row-major [tile rows][width] (scan-order rows) with a 16-byte gap after each chunk of Rows rows,
 // copied in with copy_to_shared and read back as V columns of a row converted to Acc. The gap
@@ -267,6 +296,13 @@ struct StagedArray {
   static constexpr int kBytes = (Threads * (Rows * V + Gap) * int(sizeof(T)) + 15) / 16 * 16;
   T* values;
   __device__ void copy(int index, const T* from) const { copy_to_shared<T, V>(values + index, from); }
+  // A flat tile's `count` elements from `from` in 16-byte pieces, piece p by thread p mod
+  // Threads, element e to e + (its chunk) x Gap; the last piece may run past the array's end.
+  static constexpr int kPiece = 16 / int(sizeof(T));  // elements a piece (where 16 % sizeof(T) == 0)
+  __device__ void copy_flat(const T* from, int count, ChunkOf chunk_of) const {
+    for (int e = static_cast<int>(threadIdx.x) * kPiece; e < count; e += Threads * kPiece)
+      copy_piece_to_shared(values + e + chunk_of(e) * Gap, from + e, (count - e < kPiece ? count - e : kPiece) * int(sizeof(T)));
+  }
   template <class Acc>
   __device__ void read(int index, int columns, const Acc& identity, Acc (&out)[V]) const {
     const T* at = values + index;
@@ -292,6 +328,19 @@ struct StagedArray {
   __device__ void store_results(int index, Out* to) const {
     using Vec = VectorOf<Out, V * sizeof(Out)>;
     Vec::store(to, 0, Vec::load(reinterpret_cast<const Out*>(values) + index, 0));
+  }
+  // A flat tile's results, the pieces of copy_flat (the last one element by element).
+  template <class Out>
+  __device__ void store_flat(Out* to, int count, ChunkOf chunk_of) const {
+    using Vec = VectorOf<Out, 16>;
+    for (int e = static_cast<int>(threadIdx.x) * kPiece; e < count; e += Threads * kPiece) {
+      const Out* at = reinterpret_cast<const Out*>(values) + e + chunk_of(e) * Gap;
+      if (count - e >= kPiece) {
+        Vec::store(to + e, 0, Vec::load(at, 0));
+      } else {
+        for (int j = 0; j < count - e; ++j) to[e + j] = at[j];
+      }
+    }
   }
 };
 // Where element (row, column) of a tile lies in each array of the stage: the gap is 16 bytes of
@@ -319,6 +368,10 @@ struct StagedInput<Zip<A, B>, Threads, Rows, V> : StageIndex<Zip<A, B>, Rows> {
     first.copy(index, from.first);
     second.copy(index, from.second);
   }
+  __device__ void copy_flat(ZipPointer<A, B> from, int count, ChunkOf chunk_of) const {
+    first.copy_flat(from.first, count, chunk_of);
+    second.copy_flat(from.second, count, chunk_of);
+  }
   template <class Acc>
   __device__ void read(int index, int columns, const Acc& identity, Acc (&out)[V]) const {
     A firsts[V];
@@ -337,7 +390,21 @@ struct StagedInput<Zip<A, B>, Threads, Rows, V> : StageIndex<Zip<A, B>, Rows> {
   __device__ void store_results(int index, Out* to) const {
     first.store_results(index, to);
   }
+  template <class Out>
+  __device__ void store_flat(Out* to, int count, ChunkOf chunk_of) const {
+    first.store_flat(to, count, chunk_of);
+  }
 };
+
+// Whether a tile of In may move flat (ColumnGeometry::flat), as far as the types say: whole
+// elements in a 16-byte piece, and the gap after a chunk a whole number of pieces in every array.
+template <class T, int Gap>
+inline constexpr bool kPiecesFit = 16 % sizeof(T) == 0 && Gap * sizeof(T) % 16 == 0;
+template <class In>
+inline constexpr bool kFlatFits = kPiecesFit<In, StageIndex<In, 1>::kGap>;
+template <class A, class B>
+inline constexpr bool kFlatFits<Zip<A, B>> = kPiecesFit<A, StageIndex<Zip<A, B>, 1>::kGap> &&
+                                             kPiecesFit<B, StageIndex<Zip<A, B>, 1>::kGap>;
 
 // Whether results of Out may go out through the stage (steps 6-7 below): in place of the input's
 // (first) array, as wide as Out, and only for Out under half a sector, since a tile has two
@@ -374,12 +441,14 @@ __global__ void __launch_bounds__(Config::kThreads, kColumnsBlocksPerSm<typename
   const int first_column_in_tile = lane_in_group * V;
   const int width = static_cast<int>(g.width);
 
-  // Which tile: column block fastest, then band, then slab.
-  std::int64_t rest = blockIdx.x;
-  const std::int64_t column_block = rest % g.column_blocks;
-  rest /= g.column_blocks;
-  const std::int64_t band = rest % g.bands;
-  const std::int64_t slab = rest / g.bands;
+  // Which tile: column block fastest, then band, then slab (32-bit divisions: the grid has fewer
+  // than 2^31 tiles).
+  const unsigned column_blocks = static_cast<unsigned>(g.column_blocks);
+  const unsigned bands = static_cast<unsigned>(g.bands);
+  const unsigned rest = column_blocks == 1 ? blockIdx.x : blockIdx.x / column_blocks;
+  const std::int64_t column_block = blockIdx.x - rest * column_blocks;
+  const std::int64_t band = rest % bands;
+  const std::int64_t slab = rest / bands;
   const std::int64_t tile = blockIdx.x;
   const std::int64_t first_column = column_block * g.width;  // the tile's
   const std::int64_t column = first_column + first_column_in_tile;  // this thread's first
@@ -406,16 +475,29 @@ __global__ void __launch_bounds__(Config::kThreads, kColumnsBlocksPerSm<typename
   // thread t takes the V columns from (t mod group_lanes) x V for good, and rows t / group_lanes,
   // + Threads / group_lanes, ... (threads past the last whole round of rows sit out), so that a
   // copy costs an add, not a division (a division a copy was a quarter of the kernel's instructions
-  // at 8 columns: bench/NOTES.md, "Scans along an axis").
+  // at 8 columns: bench/NOTES.md, "Scans along an axis"). A flat tile (ColumnGeometry::flat) goes
+  // as the 16-byte pieces of its bytes instead: 4-byte copies of a row of 3 columns took 26
+  // instructions each, a sixth of the kernel's (ncu; the same section).
   const auto for_each_copy = [&](auto&& move) {
     const int rows_a_round = Config::kThreads / g.group_lanes;
     const int column_in_tile = static_cast<int>(threadIdx.x) % g.group_lanes * V;
     if (static_cast<int>(threadIdx.x) >= rows_a_round * g.group_lanes || first_column + column_in_tile >= g.inner)
       return;  // past the last round, or past the last column (V = 1 there)
-    for (int row = static_cast<int>(threadIdx.x) / g.group_lanes; row < tile_rows_here; row += rows_a_round)
-      move(Stage::index(row, column_in_tile, width), row_begin(tile_first_row + row) + first_column + column_in_tile);
+    int row = static_cast<int>(threadIdx.x) / g.group_lanes;
+    std::int64_t element = row_begin(tile_first_row + row) + first_column + column_in_tile;
+    const std::int64_t step = (Args::kReverse ? -rows_a_round : rows_a_round) * g.inner;
+    for (; row < tile_rows_here; row += rows_a_round, element += step) move(Stage::index(row, column_in_tile, width), element);
   };
-  for_each_copy([&](int index, std::int64_t element) { stage.copy(index, args.in + element); });
+  const std::int64_t tile_begin = slab_begin + tile_first_row * g.inner;  // a flat tile's first element
+  const int tile_elements = tile_rows_here * width;                        // ... and its count
+  if constexpr (kFlatFits<In>) {
+    if (g.flat)
+      stage.copy_flat(args.in + tile_begin, tile_elements, ChunkOf(kRows * width));
+    else
+      for_each_copy([&](int index, std::int64_t element) { stage.copy(index, args.in + element); });
+  } else {
+    for_each_copy([&](int index, std::int64_t element) { stage.copy(index, args.in + element); });
+  }
   wait_for_shared_copies();
   __syncthreads();
   // Row k of this thread's chunk, its V columns (the identity past the edges).
@@ -449,7 +531,9 @@ __global__ void __launch_bounds__(Config::kThreads, kColumnsBlocksPerSm<typename
 #pragma unroll
   for (int j = 0; j < V; ++j) {
     Acc through_group = total[j];
-    for (int offset = 1; offset < g.groups; offset *= 2) {
+#pragma unroll  // at most 5 steps (32 groups), each a shuffle, not a loop's counting and branch
+    for (int offset = 1; offset < kWarpSize; offset *= 2) {
+      if (offset >= g.groups) break;
       const Acc earlier = shuffle_up(through_group, offset * g.group_lanes);
       if (group >= offset) through_group = op(earlier, through_group);
     }
@@ -538,7 +622,9 @@ __global__ void __launch_bounds__(Config::kThreads, kColumnsBlocksPerSm<typename
         const unsigned inclusive_lanes = __ballot_sync(kFullMask, view[j].status == kTileInclusive) & same_column_lanes;
         const int nearest = inclusive_lanes != 0 ? kWarpSize - 1 - __clz(inclusive_lanes) : 0;  // a lane
         Acc value = lane >= nearest ? view[j].value : identity;
-        for (int offset = 1; offset < g.groups; offset *= 2) {
+#pragma unroll
+        for (int offset = 1; offset < kWarpSize; offset *= 2) {
+          if (offset >= g.groups) break;
           const Acc later = shuffle_down(value, offset * g.group_lanes);
           if ((group & (2 * offset - 1)) == 0 && group + offset < g.groups) value = op(value, later);
         }
@@ -605,7 +691,17 @@ __global__ void __launch_bounds__(Config::kThreads, kColumnsBlocksPerSm<typename
   // apart) fill a part of one each (bench/NOTES.md, "Scans along an axis").
   if constexpr (ResultsThroughStage) {
     __syncthreads();
-    for_each_copy([&](int index, std::int64_t element) { stage.store_results(index, args.out + element); });
+    const auto store_rows = [&] {
+      for_each_copy([&](int index, std::int64_t element) { stage.store_results(index, args.out + element); });
+    };
+    if constexpr (kFlatFits<In>) {
+      if (g.flat)
+        stage.store_flat(args.out + tile_begin, tile_elements, ChunkOf(kRows * width));
+      else
+        store_rows();
+    } else {
+      store_rows();
+    }
   }
   if (args.total && band == g.bands - 1 && warp == 0 && group == 0) {
 #pragma unroll
@@ -647,6 +743,31 @@ struct ColumnsScan {
     return aligned(pointer.first, vector) && aligned(pointer.second, vector);
   }
 
+  // Whether the tiles move flat (ColumnGeometry::flat): one column block, rows forward, and every
+  // tile of every array 16-byte aligned: the pointer, a chunk's bytes (rows a chunk x width
+  // elements) and a slab's (length x inner elements, where there are several).
+  template <class Args>
+  static bool flat_fits(const Args& args, const ColumnGeometry& g) {
+    using In = typename Args::InT;
+    if constexpr (kFlatFits<In>) {
+      if (Args::kReverse || g.width != g.inner) return false;
+      const std::int64_t chunk = Config::rows_per_chunk(g.vector, kColumnsElementBytes<In, typename Args::AccT>) * g.width;
+      return pieces_aligned(args.in, chunk, g) && pieces_aligned(args.out, chunk, g);
+    } else {
+      return false;
+    }
+  }
+  template <class T>
+  static bool pieces_aligned(const T* pointer, std::int64_t chunk, const ColumnGeometry& g) {
+    const auto whole_pieces = [](std::int64_t elements) { return elements * std::int64_t(sizeof(T)) % 16 == 0; };
+    return reinterpret_cast<std::uintptr_t>(pointer) % 16 == 0 && whole_pieces(chunk) &&
+           (g.outer == 1 || whole_pieces(g.length * g.inner));
+  }
+  template <class A, class B>
+  static bool pieces_aligned(ZipPointer<A, B> pointer, std::int64_t chunk, const ColumnGeometry& g) {
+    return pieces_aligned(pointer.first, chunk, g) && pieces_aligned(pointer.second, chunk, g);
+  }
+
  public:
 
   template <class Acc>
@@ -664,8 +785,10 @@ struct ColumnsScan {
     ColumnTileState<typename Args::AccT> state;
     state.layout(carver, g.tiles(), g.width, g.group_lanes);
     state.epoch = epoch;
+    ColumnGeometry geometry = g;
+    geometry.flat = flat_fits(args, g);
     constexpr int V = kVector<typename Args::InT, typename Args::OutT>;
-    return g.vector == V ? launch_kernel<V>(args, g, state, stream) : launch_kernel<1>(args, g, state, stream);
+    return g.vector == V ? launch_kernel<V>(args, geometry, state, stream) : launch_kernel<1>(args, geometry, state, stream);
   }
 
  private:
