@@ -9,14 +9,15 @@
 // Blelloch 1990, "Prefix sums and their applications"), tiles cut from the whole array, a tile
 // with a start closed (INCLUSIVE at once, so no look-back walks past it), a tile without one
 // plain (the tuned kernel's steps). The starts come from the offsets
-// (detail/segment_starts.cuh): each tile's warp 0 finds its first segment by a 32-way search of
-// the offsets, and the block marks the tile's starts in shared memory. No label is read.
+// (detail/segment_starts.cuh): each tile's block finds its first segment by a 256-way search of
+// the offsets, and marks the tile's starts in shared memory. No label is read.
 //
-// Work: O(N + segments); depth: O(log tile) + the search (log32 segments rounds) + the look-back.
-// Barriers: 4-5 per tile. Launches: 1. Global traffic: 2 accesses per element plus 8 bytes per
-// segment (a tile reads the offsets of its own segments, and the search a few more): the bound is
-// a copy of the values' bytes when segments are long, plus 1 byte per element at the default
-// mean length of 1024 elements for int32 (0.8%). GB/s counts values in and out and the offsets.
+// Work: O(N + segments); depth: O(log tile) + the search (log256 segments rounds) + the look-back.
+// Barriers: one a search round and one a marking round, then 4 per tile. Launches: 1. Global
+// traffic: 2 accesses per element plus 8 bytes per segment (a tile reads the offsets of its own
+// segments, and the search a few more): the bound is a copy of the values' bytes when segments
+// are long, plus 1 byte per element at the default mean length of 1024 elements for int32
+// (0.8%). GB/s counts values in and out and the offsets.
 //
 // Forward progress: as the tuned scan (blocks in blockIdx.x order).
 //

@@ -4,10 +4,13 @@
 // them and around them (their elements are left as they were), empty segments anywhere.
 //
 // Each tile finds its segments itself, with no pass before the scan:
-//   1. warp 0 finds the last segment that starts at or before the tile's first element, by a
-//      32-way search of `begins` (four rounds for 2^20 segments);
+//   1. the block finds the last segment that starts at or before the tile's first element, by a
+//      search of `begins` as wide as the block (three rounds for 2^20 segments at 256 threads;
+//      a 32-way search by warp 0 took four, and each round is a trip to L2 that the tile's own
+//      loads do not cover: bench/NOTES.md, "Scans along an axis");
 //   2. the block marks, in shared memory, the tile's items that start a segment and those that lie
-//      in a gap, a thread a segment (the segments that start in the tile, and the one before);
+//      in a gap, a thread a segment (the segments that start in the tile, and the one before),
+//      round after round while the block's last thread still had one;
 //   3. a tile with no mark is plain (the tuned kernel's steps); any other runs the lifted steps,
 //      where an item in a gap also counts as a start (so a tile with a gap is closed and no
 //      look-back walks through it), and its store leaves the gaps' elements alone.
@@ -94,16 +97,18 @@ struct SegmentStarts {
   };
 
   // 1. The number of segments that start at or before `index`, less one: the segment `index`
-  // lies in or after (-1: before the first). Warp 0, every lane; the answer on every lane.
+  // lies in or after (-1: before the first). Every thread of the block, the answer on each. A
+  // round probes Threads points `step` apart; begins ascend, so the probes at or before `index`
+  // are the first k, and the barrier's count is k.
+  template <int Threads>
   __device__ std::int64_t last_starting_by(std::int64_t index) const {
     std::int64_t low = 0, high = segments;  // the count lies in [low, high]
     while (low < high) {
-      const std::int64_t step = ceil_div<std::int64_t>(high - low, kWarpSize);
-      const std::int64_t probe = low + lane_id() * step;
-      const bool by = probe < high && static_cast<std::int64_t>(begins[probe]) <= index;
-      const unsigned ballot = __ballot_sync(~0u, by);
-      if (ballot == 0) break;  // begins[low] > index: the count is low
-      const std::int64_t last = low + (kWarpSize - 1 - __clz(ballot)) * step;
+      const std::int64_t step = ceil_div<std::int64_t>(high - low, Threads);
+      const std::int64_t probe = low + std::int64_t(threadIdx.x) * step;
+      const int by = __syncthreads_count(probe < high && static_cast<std::int64_t>(begins[probe]) <= index);
+      if (by == 0) break;  // begins[low] > index: the count is low
+      const std::int64_t last = low + (by - 1) * step;
       low = last + 1;
       high = last + step < high ? last + step : high;
     }
@@ -114,17 +119,14 @@ struct SegmentStarts {
   __device__ InTile<Config::kTileItems> at_tile(std::int64_t begin, int valid) const {
     constexpr int kTileItems = Config::kTileItems;
     __shared__ Marks<kTileItems> marks;
-    __shared__ std::int64_t first;
     for (int w = threadIdx.x; w < Marks<kTileItems>::kWords; w += Config::kThreads) marks.heads[w] = marks.outside[w] = 0;
-    if (warp_id() == 0) {
-      const std::int64_t found = last_starting_by(begin);
-      if (lane_id() == 0) first = found;
-    }
-    __syncthreads();
+    const std::int64_t first = last_starting_by<Config::kThreads>(begin);
+    if (segments == 0) __syncthreads();  // the clearing before the marks (else the search's barriers do)
 
     // 2. A thread a segment, from the one the tile begins in (or -1: the gap before the first)
-    // to the last that starts in the tile; begins ascend, so the first round where no thread
-    // has a segment ends the loop.
+    // to the last that starts in the tile; begins ascend, so the threads with a segment are the
+    // first of each round, and a round whose last thread has none is the last (no round of loads
+    // only to learn that).
     const std::int64_t end = begin + valid;
     bool marked = false, gap = false;
     for (std::int64_t round = first;; round += Config::kThreads) {
@@ -148,7 +150,7 @@ struct SegmentStarts {
           marked = gap = true;
         }
       }
-      if (!__syncthreads_or(mine)) break;
+      if (!__syncthreads_or(mine && threadIdx.x == Config::kThreads - 1)) break;
     }
     // 3. Plain, or lifted; the barrier also makes the marks visible to every thread.
     const bool any_mark = __syncthreads_or(marked);
