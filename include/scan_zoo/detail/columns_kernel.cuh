@@ -11,16 +11,19 @@
 // column block talk through a decoupled look-back (Merrill & Garland 2016) whose descriptor
 // holds a value per column.
 // Why shared memory: a tile staged with cp.async holds no register while its bytes travel, so
-// 4 blocks an SM keep 128 KB of loads in flight, where tiles held in registers (this kernel
+// 4 blocks an SM keep 160 KB of loads in flight, where tiles held in registers (this kernel
 // up to f035df4) fitted 2 blocks and 64 KB and ran at 47-75% of a copy
 // (bench/NOTES.md, "Scans along an axis"); the chunk is read twice from shared memory, for its
-// totals and for its results, and never held whole in registers.
+// totals and for its results, and never held whole in registers. A tile spends most of its life
+// in its look-back and its two passes, not in its loads, so its bytes count twice: tiles of 40 KB
+// ran 5-18% faster than tiles of 32 KB at 8 to 64 float32 columns (the same section). The stage
+// is dynamic shared memory, past 48 KB for a zipped input's two arrays.
 // The layout of the threads over a tile (ColumnGeometry): lanes in groups of `group_lanes` (at
 // most kGroupLanes, 8), each lane V consecutive columns, so that a group spans the tile's `width` =
 // group_lanes x V columns (32 float32, 128 bytes of a row: wider arrays have several column
 // blocks, each its own chain of bands); a warp holds 32 / group_lanes groups, each scanning its
-// own chunk of rows (128 bytes a thread of the wider of In and Acc: 8 rows of 4 float32, 32 of
-// one, 8 rows of 2 doubles), so that narrow arrays (inner of 2, 3, 8) keep every lane busy.
+// own chunk of rows (160 bytes a thread of the wider of In and Acc: 10 rows of 4 float32, 40 of
+// one, 10 rows of 2 doubles), so that narrow arrays (inner of 2, 3, 8) keep every lane busy.
 // Chunk c of a tile covers its rows c x (rows a chunk) onwards, in scan order: warp-major, then
 // group.
 // Why narrow tiles: a window of the look-back reads a band's descriptor (a value per column) per
@@ -100,9 +103,9 @@ struct ColumnsConfig {
 template <class In, class Acc>
 inline constexpr int kColumnsElementBytes = int(sizeof(Acc) > sizeof(In) ? sizeof(Acc) : sizeof(In));
 
-// 256 threads, 128 bytes a chunk (a 32 KB tile), groups of at most 8 lanes, 4 blocks a SM (128 KB
-// of loads in flight an SM, as the tuned 1-D scan has): bench/NOTES.md, "Scans along an axis".
-using ColumnsDefaultConfig = ColumnsConfig<256, 128, 8, 4>;
+// 256 threads, 160 bytes a chunk (a 40 KB tile), groups of at most 8 lanes, 4 blocks a SM (160 KB
+// of loads in flight an SM): bench/NOTES.md, "Scans along an axis".
+using ColumnsDefaultConfig = ColumnsConfig<256, 160, 8, 4>;
 
 // The bytes of a sector, the unit of an L2 access: a tile narrower than one stores its results
 // through shared memory (step 7).
@@ -414,6 +417,12 @@ inline constexpr bool kResultsFitStage = sizeof(Out) == sizeof(In) && 2 * sizeof
 template <class A, class B, class Out>
 inline constexpr bool kResultsFitStage<Zip<A, B>, Out> = kResultsFitStage<A, Out>;
 
+// A kernel instance's stage, in dynamic shared memory: 48 KB or more (a zipped input's two arrays)
+// needs the kernel's consent at launch (ColumnsScan::launch_kernel).
+template <class Config, int V, class Args>
+using ColumnsStage = StagedInput<typename Args::InT, Config::kThreads,
+                                 Config::rows_per_chunk(V, kColumnsElementBytes<typename Args::InT, typename Args::AccT>), V>;
+
 template <class In, class Config>
 inline constexpr int kColumnsBlocksPerSm = Config::kBlocksPerSm;
 template <class A, class B, class Config>
@@ -430,7 +439,7 @@ __global__ void __launch_bounds__(Config::kThreads, kColumnsBlocksPerSm<typename
   static_assert(!ResultsThroughStage || kResultsFitStage<In, Out>, "the results must fit the stage");
   constexpr int kRows = Config::rows_per_chunk(V, kColumnsElementBytes<In, Acc>);
   constexpr int kWidth = Config::kGroupLanes * V;  // the most columns a tile has
-  using Stage = StagedInput<In, Config::kThreads, kRows, V>;
+  using Stage = ColumnsStage<Config, V, Args>;
   const auto& op = args.op;
   const Acc identity = op.template identity<Acc>();
   const int lane = lane_id();
@@ -469,8 +478,8 @@ __global__ void __launch_bounds__(Config::kThreads, kColumnsBlocksPerSm<typename
   // a row, group_lanes copies), copy u of the tile by thread u mod (Threads rounded down to whole
   // rows): consecutive threads take consecutive bytes of a row, and of the whole tile when it
   // spans the row (inner <= 8 V).
-  __shared__ alignas(16) unsigned char stage_memory[Stage::kBytes];
-  const Stage stage(stage_memory);
+  extern __shared__ uint4 stage_memory[];  // Stage::kBytes, 16-byte aligned as uint4 is
+  const Stage stage(reinterpret_cast<unsigned char*>(stage_memory));
   // The tile's copies, each handed its place in the stage and its first element's in the array:
   // thread t takes the V columns from (t mod group_lanes) x V for good, and rows t / group_lanes,
   // + Threads / group_lanes, ... (threads past the last whole round of rows sit out), so that a
@@ -669,7 +678,7 @@ __global__ void __launch_bounds__(Config::kThreads, kColumnsBlocksPerSm<typename
   for (int j = 0; j < V; ++j) running[j] = op(shared_carry[first_column_in_tile + j], before_chunk[j]);
   Out* to = args.out + (row_begin(tile_first_row + first_row_in_tile) + column);  // row by row: +-inner
   const std::int64_t row_step = Args::kReverse ? -g.inner : g.inner;
-#pragma unroll 8  // whole for V > 1; 32 rows of one column unrolled spilled at 64 registers
+#pragma unroll 8  // 8 rows at a time: 32 rows of one column unrolled whole spilled at 64 registers
   for (int k = 0; k < kRows; ++k, to += row_step) {
     if (k >= rows_in_chunk || columns == 0) continue;
     Acc row[V];
@@ -711,7 +720,10 @@ __global__ void __launch_bounds__(Config::kThreads, kColumnsBlocksPerSm<typename
 }
 
 // The column scan's scratch memory and launch. V: the columns a lane loads at once, the vector
-// of the wider of In and Out where V divides inner (every row's columns then start aligned), else 1.
+// of the wider of In and Out, or half of it, the wider of them that divides inner (every row's
+// columns then start aligned) and leaves a lane group two lanes or more, else 1: 6 float32
+// columns go by pairs, 4 by pairs on two lanes, 2 one by one on two lanes (groups of one lane
+// ran slower with chunks of 160 bytes: bench/NOTES.md, "Scans along an axis").
 template <class Config = ColumnsDefaultConfig>
 struct ColumnsScan {
   // The most elements of T, a power of two, in 16 bytes (one for larger T); of the wider of In and Out.
@@ -730,7 +742,10 @@ struct ColumnsScan {
   template <class In, class Out>
   static int vector_for(std::int64_t inner, typename InputPointer<In>::type in, const Out* out) {
     constexpr int V = kVector<In, Out>;
-    return inner % V == 0 && aligned(in, V) && aligned(out, V) ? V : 1;
+    for (const int vector : {V, V / 2})
+      if (vector > 1 && inner % vector == 0 && inner / vector >= 2 && aligned(in, vector) && aligned(out, vector))
+        return vector;
+    return 1;
   }
 
  private:
@@ -788,7 +803,11 @@ struct ColumnsScan {
     ColumnGeometry geometry = g;
     geometry.flat = flat_fits(args, g);
     constexpr int V = kVector<typename Args::InT, typename Args::OutT>;
-    return g.vector == V ? launch_kernel<V>(args, geometry, state, stream) : launch_kernel<1>(args, geometry, state, stream);
+    if (g.vector == V) return launch_kernel<V>(args, geometry, state, stream);
+    if constexpr (V / 2 > 1) {
+      if (g.vector == V / 2) return launch_kernel<V / 2>(args, geometry, state, stream);
+    }
+    return launch_kernel<1>(args, geometry, state, stream);
   }
 
  private:
@@ -797,14 +816,20 @@ struct ColumnsScan {
                                    cudaStream_t stream) {
     using Out = typename Args::OutT;
     const auto blocks = static_cast<unsigned>(g.tiles());
-    if constexpr (kResultsFitStage<typename Args::InT, Out>) {
-      if (g.width * int(sizeof(Out)) < kSectorBytes) {
-        columns_scan_kernel<Config, V, true, Args><<<blocks, Config::kThreads, 0, stream>>>(args, g, state);
-        return cudaGetLastError();
+    constexpr int kStageBytes = ColumnsStage<Config, V, Args>::kBytes;
+    const auto run = [&](auto kernel) {
+      if constexpr (kStageBytes >= 48 * 1024) {
+        if (const cudaError_t error = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kStageBytes);
+            error != cudaSuccess)
+          return error;
       }
+      kernel<<<blocks, Config::kThreads, kStageBytes, stream>>>(args, g, state);
+      return cudaGetLastError();
+    };
+    if constexpr (kResultsFitStage<typename Args::InT, Out>) {
+      if (g.width * int(sizeof(Out)) < kSectorBytes) return run(columns_scan_kernel<Config, V, true, Args>);
     }
-    columns_scan_kernel<Config, V, false, Args><<<blocks, Config::kThreads, 0, stream>>>(args, g, state);
-    return cudaGetLastError();
+    return run(columns_scan_kernel<Config, V, false, Args>);
   }
 };
 

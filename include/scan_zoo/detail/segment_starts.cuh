@@ -60,15 +60,24 @@ struct SegmentStarts {
   };
 
   // The thread's items, round after round (RegisterTile's layout: round k's first item is
-  // kStep further than round k - 1's).
-  template <int V>
+  // kStep further than round k - 1's, its V items side by side in one word of marks): one read
+  // of shared memory a round, not one an item (a quarter of the kernel's instructions at 10^6
+  // segments, ncu: bench/NOTES.md, "Scans along an axis").
+  template <int V, int TileItems>
   struct Cursor {
+    static_assert(kWarpSize % V == 0, "a round's items lie in one word of marks");
     static constexpr int kStep = kWarpSize * V;
     const std::uint32_t* heads;
     int position;
+    std::uint32_t bits;  // the marks from `position` on
 
-    __device__ bool starts_row(int j) const { return marked(heads, position + j); }
-    __device__ void next_round() { position += kStep; }
+    __device__ Cursor(const std::uint32_t* marks, int first) : heads(marks), position(first) { read(); }
+    __device__ void read() { bits = position < TileItems ? heads[position >> 5] >> (position & 31) : 0u; }
+    __device__ bool starts_row(int j) const { return (bits >> j) & 1u; }
+    __device__ void next_round() {
+      position += kStep;
+      read();
+    }
   };
 
   template <int TileItems>
@@ -78,7 +87,7 @@ struct SegmentStarts {
     bool leaves_out;
 
     template <class Tile, int V>
-    __device__ Cursor<V> cursor(int offset) const {
+    __device__ Cursor<V, TileItems> cursor(int offset) const {
       return {marks->heads, offset};
     }
     // Every item of the tile but those in gaps.
