@@ -485,8 +485,8 @@ __global__ void __launch_bounds__(Config::kThreads, kColumnsBlocksPerSm<typename
   // + Threads / group_lanes, ... (threads past the last whole round of rows sit out), so that a
   // copy costs an add, not a division (a division a copy was a quarter of the kernel's instructions
   // at 8 columns: bench/NOTES.md, "Scans along an axis"). A flat tile (ColumnGeometry::flat) goes
-  // as the 16-byte pieces of its bytes instead: 4-byte copies of a row of 3 columns took 26
-  // instructions each, a sixth of the kernel's (ncu; the same section).
+  // as the 16-byte pieces of its bytes instead: 4-byte copies of a row of 3 columns took 28
+  // instructions each, a quarter of the kernel's (ncu; the same section).
   const auto for_each_copy = [&](auto&& move) {
     const int rows_a_round = Config::kThreads / g.group_lanes;
     const int column_in_tile = static_cast<int>(threadIdx.x) % g.group_lanes * V;
