@@ -3,11 +3,12 @@
 // torch.cumsum(x, 0).
 //
 // Idea: memory runs along a row and the scan down a column, so a tile is a band of rows of a
-// block of columns, copied into shared memory a row at a time (cp.async, consecutive threads on
-// consecutive bytes: whole sectors, with no register held while they travel), and each thread
-// scans its columns down a chunk of rows there, a serial scan per column. The chunks of a tile
-// meet in row order (shuffles between lanes of the same columns, then one word per warp and
-// column in shared memory), and the bands of a column block talk through a decoupled look-back
+// block of columns, copied into shared memory a row at a time, or as the 16-byte pieces of its
+// bytes where it is one run of memory (cp.async, consecutive threads on consecutive bytes: whole
+// sectors, with no register held while they travel), and each thread scans its columns down a
+// chunk of rows there, a serial scan per column. The chunks of a tile meet in row order
+// (shuffles between lanes of the same columns, then one word per warp and column in shared
+// memory), and the bands of a column block talk through a decoupled look-back
 // (Merrill & Garland 2016) whose descriptor holds a value per column beside its status in one
 // word: the whole block reads a window of bands at once, a band a chunk, in one round trip
 // (include/scan_zoo/detail/columns_kernel.cuh). A warp's lanes form groups of at most 8 (a tile
