@@ -499,13 +499,16 @@ __global__ void __launch_bounds__(Config::kThreads, kColumnsBlocksPerSm<typename
   };
   const std::int64_t tile_begin = slab_begin + tile_first_row * g.inner;  // a flat tile's first element
   const int tile_elements = tile_rows_here * width;                        // ... and its count
+  const auto copy_rows = [&] {
+    for_each_copy([&](int index, std::int64_t element) { stage.copy(index, args.in + element); });
+  };
   if constexpr (kFlatFits<In>) {
     if (g.flat)
       stage.copy_flat(args.in + tile_begin, tile_elements, ChunkOf(kRows * width));
     else
-      for_each_copy([&](int index, std::int64_t element) { stage.copy(index, args.in + element); });
+      copy_rows();
   } else {
-    for_each_copy([&](int index, std::int64_t element) { stage.copy(index, args.in + element); });
+    copy_rows();
   }
   wait_for_shared_copies();
   __syncthreads();
