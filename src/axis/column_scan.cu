@@ -28,7 +28,7 @@
 // default one column of N); in place. 16-byte vectors where C is a multiple of the vector's
 // elements and leaves a lane group two lanes, else half of that where it does, else single
 // elements (float32: 4 and 6 columns go by pairs, 2 and 3 one by one). One tile configuration
-// (256 threads, 160 bytes a thread of the wider of input and accumulator, groups of at most 8
+// (256 threads, 192 bytes a thread of the wider of input and accumulator, groups of at most 8
 // lanes, 4 blocks an SM).
 //
 // In the charts: the columns sweep (% of a copy of the same bytes against the shape) beside one

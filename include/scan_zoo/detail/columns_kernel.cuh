@@ -11,19 +11,22 @@
 // column block talk through a decoupled look-back (Merrill & Garland 2016) whose descriptor
 // holds a value per column.
 // Why shared memory: a tile staged with cp.async holds no register while its bytes travel, so
-// 4 blocks an SM keep 160 KB of loads in flight, where tiles held in registers (this kernel
+// 4 blocks an SM keep 192 KB of loads in flight, where tiles held in registers (this kernel
 // up to f035df4) fitted 2 blocks and 64 KB and ran at 47-75% of a copy
 // (bench/NOTES.md, "Scans along an axis"); the chunk is read twice from shared memory, for its
 // totals and for its results, and never held whole in registers. A tile spends most of its life
 // in its look-back and its two passes, not in its loads, so its bytes count twice: tiles of 40 KB
-// ran 5-18% faster than tiles of 32 KB at 8 to 64 float32 columns (the same section). The stage
-// is dynamic shared memory, past 48 KB for a zipped input's two arrays.
+// ran 5-18% faster than tiles of 32 KB at 8 to 64 float32 columns, and tiles of 48 KB (4 blocks
+// still fit an SM's shared memory) 1-4% faster again from 2 to 64 columns (the same section).
+// (A probe that timed each tile's steps found it waiting in its look-back for about half of its
+// life: the same section, "Where a tile's life goes".) The stage is dynamic shared memory, past
+// 48 KB.
 // The layout of the threads over a tile (ColumnGeometry): lanes in groups of `group_lanes` (at
 // most kGroupLanes, 8), each lane V consecutive columns, so that a group spans the tile's `width` =
 // group_lanes x V columns (32 float32, 128 bytes of a row: wider arrays have several column
 // blocks, each its own chain of bands); a warp holds 32 / group_lanes groups, each scanning its
-// own chunk of rows (160 bytes a thread of the wider of In and Acc: 10 rows of 4 float32, 40 of
-// one, 10 rows of 2 doubles), so that narrow arrays (inner of 2, 3, 8) keep every lane busy.
+// own chunk of rows (192 bytes a thread of the wider of In and Acc: 12 rows of 4 float32, 48 of
+// one, 12 rows of 2 doubles), so that narrow arrays (inner of 2, 3, 8) keep every lane busy.
 // Chunk c of a tile covers its rows c x (rows a chunk) onwards, in scan order: warp-major, then
 // group.
 // Why narrow tiles: a window of the look-back reads a band's descriptor (a value per column) per
@@ -103,9 +106,9 @@ struct ColumnsConfig {
 template <class In, class Acc>
 inline constexpr int kColumnsElementBytes = int(sizeof(Acc) > sizeof(In) ? sizeof(Acc) : sizeof(In));
 
-// 256 threads, 160 bytes a chunk (a 40 KB tile), groups of at most 8 lanes, 4 blocks a SM (160 KB
-// of loads in flight an SM): bench/NOTES.md, "Scans along an axis".
-using ColumnsDefaultConfig = ColumnsConfig<256, 160, 8, 4>;
+// 256 threads, 192 bytes a chunk (a 48 KB tile; 52 KB staged with the chunks' gaps, 4 blocks in
+// an SM's 228 KB), groups of at most 8 lanes, 4 blocks an SM: bench/NOTES.md, "Scans along an axis".
+using ColumnsDefaultConfig = ColumnsConfig<256, 192, 8, 4>;
 
 // The bytes of a sector, the unit of an L2 access: a tile narrower than one stores its results
 // through shared memory (step 7).
