@@ -426,10 +426,13 @@ template <class Config, int V, class Args>
 using ColumnsStage = StagedInput<typename Args::InT, Config::kThreads,
                                  Config::rows_per_chunk(V, kColumnsElementBytes<typename Args::InT, typename Args::AccT>), V>;
 
+// Blocks an SM (__launch_bounds__): a zipped input's, 2 (its two arrays' stage and the pair its
+// accumulator usually is: at 3 blocks, 80 registers, the linear recurrence's narrow kernel spilled
+// with chunks of 192 bytes).
 template <class In, class Config>
 inline constexpr int kColumnsBlocksPerSm = Config::kBlocksPerSm;
 template <class A, class B, class Config>
-inline constexpr int kColumnsBlocksPerSm<Zip<A, B>, Config> = Config::kBlocksPerSm - 1;
+inline constexpr int kColumnsBlocksPerSm<Zip<A, B>, Config> = 2;
 
 // ResultsThroughStage: the tile is narrower than a sector, and its results go out through the
 // stage (steps 6-7); a kernel of its own, so that the other keeps its registers.
