@@ -55,17 +55,19 @@ Protocol (README, "How it measures"), as the binaries run it:
             (10 to 300, about 0.25 s) unless --reps; a batch whose median is over 1.5x its min
             measured again, at most twice more, the row reporting the last; median, min, max,
             p10, p90 (linear interpolation, as numpy.percentile and the harness);
-            GB/s = 2 * N * 4 / median. The event pair brackets the call as a user makes
-            it: where the framework's host work per call (Python, dispatch, the temporary
-            storage) outlasts the GPU work queued before it (the flush, or the previous hot
-            rep), that host time is in the figure, as it is in a user's loop.
+            GB/s = N * (the input's and the result's bytes) / median. The event pair brackets
+            the call as a user makes it: where the framework's host work per call (Python,
+            dispatch, the temporary storage) outlasts the GPU work queued before it (the flush,
+            or the previous hot rep), that host time is in the figure, as it is in a user's loop.
   outcomes  a framework that is not importable, or sees no GPU: SKIPPED(no-torch),
             SKIPPED(no-cupy) or SKIPPED(no-gpu) rows with the reason on stderr, exit 0 (a sweep
-            goes on); a size beyond free device memory: SKIPPED(device-memory), exit 4; a
-            usage error: exit 2, no rows. Worst exit code wins, as in the binaries.
+            goes on), and so does a framework without bfloat16 asked for bf16>float32
+            (SKIPPED(no-bfloat16)); a size beyond free device memory: SKIPPED(device-memory),
+            exit 4; a usage error: exit 2, no rows. Worst exit code wins, as in the binaries.
 
 Usage:
-    python3 scripts/framework_scans.py SIZES [--variants torch_cumsum,cupy_cumsum,jax_cumsum] [--type int32[,float32]]
+    python3 scripts/framework_scans.py SIZES [--variants torch_cumsum,cupy_cumsum,jax_cumsum]
+                                       [--type int32[,float32][,bf16>float32]]
                                        [--reps R] [--warmup W] [--hot] [--seed S] [--row-length L | --columns C]
 SIZES as the binaries take N: 1048576, 64K, 16M, 1G, 2^20, 2^24-1, comma lists.
 """
@@ -81,7 +83,14 @@ from sizes import parse_sizes, split_list  # noqa: E402  (the binaries' N syntax
 from timing_table import COLUMNS  # noqa: E402  (the row schema, one list for every script)
 
 VARIANTS = ("torch_cumsum", "cupy_cumsum", "jax_cumsum")
-TYPES = {"int32": np.int32, "float32": np.float32}
+# The result's type of each --type (the host's values, the reference's and the output's).
+TYPES = {"int32": np.int32, "float32": np.float32, "bf16>float32": np.float32}
+# The types whose input is narrower than the result, and its bytes an element: bf16>float32 is a
+# bfloat16 array scanned into float32 (torch.cumsum(x, dim, dtype=torch.float32), jnp.cumsum(x,
+# dtype=jnp.float32); issue 33's bf16 row), its values cast on the device from the float32 host
+# values, which bfloat16 holds exactly (integers in [-8, 8]). CuPy has no bfloat16: a
+# SKIPPED(no-bfloat16) row.
+NARROW_INPUT_BYTES = {"bf16>float32": 2}
 OP, MODE = "sum", "inclusive"
 
 # The binaries' exit codes (src/core/rows.hpp) and their order of severity in a list run; a
@@ -243,15 +252,18 @@ class Torch:
         return self.torch.from_numpy(host).cuda()
 
     def empty(self, n, type_name):
-        return self.torch.empty(n, dtype=getattr(self.torch, type_name), device="cuda")
+        return self.torch.empty(n, dtype=getattr(self.torch, np.dtype(TYPES[type_name]).name), device="cuda")
+
+    def narrow(self, x):
+        return x.to(self.torch.bfloat16)
 
     def poison(self, array):
         array.view(self.torch.uint8).fill_(POISON_BYTE)
 
     def scan(self, x, y, axis=ONE_ARRAY):
-        # y's dtype (x's) is the result's: 4 bytes in, 4 out
+        # y's dtype is the result's and the accumulator's (int32 stays int32; bf16 in, float32 out)
         (x_matrix, dim), (y_matrix, _) = axis.matrix(x), axis.matrix(y)
-        self.torch.cumsum(x_matrix, dim, out=y_matrix)
+        self.torch.cumsum(x_matrix, dim, dtype=y_matrix.dtype, out=y_matrix)
 
     def download(self, array):
         return array.cpu().numpy()
@@ -393,14 +405,18 @@ class Jax:
     def poison(self, array):
         pass  # nothing to poison: the output is the array the call returns
 
+    def narrow(self, x):
+        return x.astype(self.jnp.bfloat16)
+
     def scan(self, x, y, axis=ONE_ARRAY):
-        key = (axis.row_length, axis.columns)
+        key = (axis.row_length, axis.columns, str(x.dtype))
         if key not in self.compiled:
             jnp = self.jnp
+            result = jnp.float32 if x.dtype == jnp.bfloat16 else None  # else x's own
 
             def cumsum(v):
                 matrix, dim = axis.matrix(v)
-                return jnp.cumsum(matrix, axis=dim).reshape(-1)
+                return jnp.cumsum(matrix, axis=dim, dtype=result).reshape(-1)
 
             self.compiled[key] = self.jax.jit(cumsum)
         y[0] = self.compiled[key](x)
@@ -493,18 +509,26 @@ def time_reps(framework, run_once, flush, options, label):
     return stats
 
 
+def bytes_an_element(type_name):
+    """The bytes a scan of type_name reads and writes an element: its input's and its result's."""
+    itemsize = np.dtype(TYPES[type_name]).itemsize
+    return NARROW_INPUT_BYTES.get(type_name, itemsize) + itemsize
+
+
 def run_combination(framework, type_name, n, options, flush):
     """Returns (row, exit code)."""
     variant, axis = framework.variant, options.axis
     label = f"{variant} {type_name} {OP} {axis.mode()} n={n}"
+    if type_name in NARROW_INPUT_BYTES and not hasattr(framework, "narrow"):
+        print(f"{label}: {variant} has no bfloat16: SKIPPED", file=sys.stderr)
+        return format_row(variant, type_name, n, "SKIPPED(no-bfloat16)", axis=axis), EXIT_PASS
     if n == 0:
         print(f"{label}: empty input, nothing to do: PASS", file=sys.stderr)
         return format_row(variant, type_name, n, "PASS", axis=axis), EXIT_PASS
-    itemsize = np.dtype(TYPES[type_name]).itemsize
-    needed = 2 * n * itemsize
+    needed = n * bytes_an_element(type_name)
 
     def short_of_memory(free, total):
-        print(f"{label}: not enough device memory: needs {needed} bytes (input and output {needed // 2} each); "
+        print(f"{label}: not enough device memory: needs {needed} bytes (input and output); "
               f"{free} bytes ({free / 2**30:.2f} GiB) free of {total}", file=sys.stderr)
         return format_row(variant, type_name, n, "SKIPPED(device-memory)", axis=axis), EXIT_CUDA_OR_MEMORY
 
@@ -514,6 +538,8 @@ def run_combination(framework, type_name, n, options, flush):
     host = generate_input(first_round_seed(options.seed, type_name, n, axis), n, TYPES[type_name])
     try:
         x = framework.upload(host)
+        if type_name in NARROW_INPUT_BYTES:
+            x = framework.narrow(x)
         y = framework.empty(n, type_name)
         framework.poison(y)
         framework.scan(x, y, axis)
@@ -531,7 +557,7 @@ def run_combination(framework, type_name, n, options, flush):
     print(f"{label}: GPU vs CPU check: PASS", file=sys.stderr)
 
     stats = time_reps(framework, lambda: framework.scan(x, y, axis), flush, options, label)
-    gbps = 2 * n * itemsize / (stats["median_ms"] * 1e-3) / 1e9
+    gbps = n * bytes_an_element(type_name) / (stats["median_ms"] * 1e-3) / 1e9
     print(f"{label}: Time taken: {stats['median_ms']:.4f} ms (median of {stats['reps']} reps, "
           f"min {stats['min_ms']:.4f}, max {stats['max_ms']:.4f}, {'hot' if options.hot else 'cold'} L2): "
           f"{gbps:.1f} GB/s", file=sys.stderr)

@@ -292,6 +292,17 @@ def test_a_scan_along_an_axis_is_checked_per_line_and_labelled(axis_args, mode):
     assert code == fs.EXIT_FAIL and parse_rows(row)[0]["status"] == "FAIL"
 
 
+def test_a_framework_without_bfloat16_gives_a_skipped_row(capsys):
+    """bf16>float32 (a bfloat16 array scanned into float32) where the framework cannot narrow its
+    input (CuPy has no bfloat16): a SKIPPED(no-bfloat16) row, exit 0, no scan."""
+    framework = HostFramework()
+    row, code = fs.run_combination(framework, "bf16>float32", 4097, fs.parse_arguments(["1"]), lambda: None)
+    fields = parse_rows(row)[0]
+    assert code == fs.EXIT_PASS and (fields["type"], fields["status"]) == ("bf16>float32", "SKIPPED(no-bfloat16)")
+    assert framework.scans == 0 and "has no bfloat16" in capsys.readouterr().err
+    assert fs.bytes_an_element("bf16>float32") == 6 and fs.bytes_an_element("int32") == 8
+
+
 def test_the_empty_scan_passes_without_a_call():
     framework = HostFramework()
     row, code = fs.run_combination(framework, "int32", 0, fs.parse_arguments(["0"]), lambda: None)
@@ -383,6 +394,26 @@ def test_framework_rows_pass_at_odd_sizes(variant, seed):
         assert row["reps"] == "5" and 0 < float(row["min_ms"]) <= float(row["median_ms"]) <= float(row["max_ms"])
         expected_gbps = 2 * int(row["n"]) * 4 / (float(row["median_ms"]) * 1e-3) / 1e9
         assert float(row["gbps"]) == pytest.approx(expected_gbps, rel=1e-3, abs=0.01)  # 0.00 at the tiny N
+
+
+@pytest.mark.parametrize("variant", ["torch_cumsum", "jax_cumsum"])
+@pytest.mark.parametrize("axis_args, mode", [([], "inclusive"), (["--row-length", "4097"], "inclusive-length4097"),
+                                             (["--columns", "33"], "inclusive-columns33")])
+def test_framework_bf16_to_float32_rows_pass(variant, seed, axis_args, mode):
+    """bf16>float32: bfloat16 in, float32 out and accumulated, every element checked, GB/s over
+    the 2 + 4 bytes an element moves."""
+    runnable(variant)
+    sizes = [0, 4097 * 33, 4097 * 33 * 16]
+    result = script(",".join(map(str, sizes)), "--variants", variant, "--type", "bf16>float32", "--reps", "3",
+                    "--seed", str(seed), *axis_args)
+    context = f"seed {seed}\n{result.stderr[-3000:]}"
+    assert result.returncode == 0, context
+    rows = parse_rows(result.stdout)
+    assert [(r["type"], r["mode"], int(r["n"]), r["status"]) for r in rows] == \
+        [("bf16>float32", mode, n, "PASS") for n in sizes], context
+    for row in rows[1:]:
+        expected_gbps = int(row["n"]) * 6 / (float(row["median_ms"]) * 1e-3) / 1e9
+        assert float(row["gbps"]) == pytest.approx(expected_gbps, rel=1e-3, abs=0.01), context
 
 
 @pytest.mark.parametrize("variant", fs.VARIANTS)

@@ -2,6 +2,7 @@
 // beside a copy of the same bytes in one process (issue 32; bench/NOTES.md, "Mixed types").
 //
 //   build/tune/mixed_types [N,...] [--reps R] [--seed S] [--hot]      (default N: 2^24,2^26,2^28)
+//   build/tune/mixed_types N,... --row-length L | --columns C          (along an axis, issue 33)
 //
 // For each N, cold L2 unless --hot, each scan checked against a CPU reference before it is timed:
 //   copy_for_<scan>    cudaMemcpyAsync of n (sizeof In + sizeof Out) / 2 bytes, read and written:
@@ -13,11 +14,19 @@
 //   bf16_to_float_c<k> the same as bf16_to_float in configuration k of the shipped table
 //                      (Options::config): the table was measured on 32-bit elements, so this
 //                      says whether 16-bit inputs want another tile
+// Along an axis (--row-length L: each N is N / L rows of L, scanned along the rows; --columns C:
+// N / C rows of C, scanned down the columns; include/scan_zoo/axis.cuh), mode
+// inclusive-lengthL or inclusive-columnsC, every line checked against a CPU reference:
+//   copy_for_<scan>    as above
+//   float32            float -> float, the axis binaries' case (bin/row_scan, bin/column_scan)
+//   bf16_to_float      __nv_bfloat16 -> float (float accumulator): torch.cumsum(x, dim,
+//                      dtype=torch.float32) of a bfloat16 tensor, 2 bytes in and 4 out
+//                      (scripts/framework_scans.py --type bf16>float32 times the frameworks')
 // The GB/s column counts the bytes each row moves (In read + Out written).
 // stdout: the GPU's description and timing.txt rows.
 #include <cuda_bf16.h>
 
-#include <scan_zoo/scan.cuh>
+#include <scan_zoo/axis.cuh>
 
 #include <cstdio>
 #include <cstring>
@@ -37,6 +46,83 @@ std::vector<T> read_back(const T* device, std::int64_t n) {
   return host;
 }
 
+// Every line of `shape` (rows of length L, or columns of a [rows, C] matrix) scanned by the CPU
+// in double from the float values of `in`; true when `out` holds each prefix exactly.
+template <class In>
+bool lines_match(const std::vector<In>& in, const std::vector<float>& out, const scan_zoo::Shape& shape) {
+  const std::int64_t stride = shape.inner;  // between a line's elements
+  for (std::int64_t first = 0; first < shape.outer * shape.length * shape.inner; ++first) {
+    const bool starts_line = shape.inner == 1 ? first % shape.length == 0 : first < shape.inner;
+    if (!starts_line) continue;
+    double sum = 0;
+    for (std::int64_t k = 0; k < shape.length; ++k) {
+      const std::int64_t i = first + k * stride;
+      sum += double(static_cast<float>(in[i]));
+      if (double(out[i]) != sum) return false;
+    }
+  }
+  return true;
+}
+
+// The axis form: float and bfloat16 inputs scanned into float along `shape`, each checked, then
+// timed beside a copy of its bytes.
+int along_axis(Session& session, std::int64_t n, scan_zoo::Workspace& workspace) {
+  const Options& options = session.options;
+  cudaStream_t stream = session.stream;
+  const bool rows = options.row_length > 0;
+  const std::int64_t extent = rows ? options.row_length : options.columns;
+  const scan_zoo::Shape shape = rows ? scan_zoo::Shape{n / extent, extent, 1} : scan_zoo::Shape{1, n / extent, extent};
+  const std::string mode = std::string("inclusive-") + (rows ? "length" : "columns") + std::to_string(extent);
+  std::vector<std::int32_t> ints(n);
+  generate_input(ints.data(), n, options.seed ^ std::uint64_t(n));
+  std::vector<float> floats(n);
+  std::vector<__nv_bfloat16> bf16(n);
+  for (std::int64_t i = 0; i < n; ++i) {
+    floats[i] = float(ints[i]);  // integers in [-8, 8]: exact in bfloat16, every prefix exact in float
+    bf16[i] = __float2bfloat16(floats[i]);
+  }
+  DeviceBuffer b_floats, b_bf16, b_out, b_copy_in, b_copy_out;
+  auto* d_floats = device_array<float>(b_floats, n, "mixed_types");
+  auto* d_bf16 = device_array<__nv_bfloat16>(b_bf16, n, "mixed_types");
+  auto* d_out = device_array<float>(b_out, n, "mixed_types");
+  auto* d_copy_in = device_array<char>(b_copy_in, n * 4, "mixed_types");
+  auto* d_copy_out = device_array<char>(b_copy_out, n * 4, "mixed_types");
+  ZOO_CUDA(cudaMemcpy(d_floats, floats.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+  ZOO_CUDA(cudaMemcpy(d_bf16, bf16.data(), n * sizeof(__nv_bfloat16), cudaMemcpyHostToDevice));
+
+  // Each scan once into a poisoned output, checked, before anything is timed.
+  const auto checked = [&](const char* what, auto&& scan, const auto& input) {
+    ZOO_CUDA(cudaMemsetAsync(d_out, 0xA5, n * sizeof(float), stream));
+    ZOO_CUDA(scan());
+    ZOO_CUDA(cudaStreamSynchronize(stream));
+    if (lines_match(input, read_back(d_out, n), shape)) return true;
+    std::fprintf(stderr, "mixed_types: the %s scan failed its check at n=%lld, %s\n", what, static_cast<long long>(n),
+                 mode.c_str());
+    return false;
+  };
+  const auto scan_floats = [&] { return scan_zoo::inclusive_scan(d_floats, d_out, shape, scan_zoo::Plus{}, workspace, stream); };
+  const auto scan_bf16 = [&] { return scan_zoo::inclusive_scan(d_bf16, d_out, shape, scan_zoo::Plus{}, workspace, stream); };
+  if (!checked("float32", scan_floats, floats) || !checked("bf16_to_float", scan_bf16, bf16)) return kExitVerifyFailed;
+
+  RowLabel& row = current_row();
+  const auto measure = [&](const std::string& variant, const char* type, int in_out_bytes, auto&& run_once) {
+    row = {variant, type, "sum", mode, n};
+    const Stats stats = time_reps(options, stream, session.flusher, run_once);
+    print_row(row, stats, in_out_bytes * double(n) / (stats.median_ms * 1e-3) / 1e9, "PASS");
+    std::fflush(stdout);
+  };
+  const auto scan_and_copy = [&](const std::string& variant, const char* type, int in_out_bytes, auto&& scan) {
+    const std::size_t copy_bytes = std::size_t(n) * in_out_bytes / 2;
+    measure("copy_for_" + variant, "bytes", in_out_bytes, [&] {
+      ZOO_CUDA(cudaMemcpyAsync(d_copy_out, d_copy_in, copy_bytes, cudaMemcpyDeviceToDevice, stream));
+    });
+    measure(variant, type, in_out_bytes, [&] { ZOO_CUDA(scan()); });
+  };
+  scan_and_copy("float32", "float32", 8, scan_floats);
+  scan_and_copy("bf16_to_float", "bf16>float32", 6, scan_bf16);
+  return kExitPass;
+}
+
 int probe_main(int argc, char** argv) {
   Session session;
   if (!start_probe("mixed_types", "scan-zoo mixed-types probe (tune/mixed_types.cu)", argc, argv, "2^24,2^26,2^28",
@@ -46,6 +132,10 @@ int probe_main(int argc, char** argv) {
   scan_zoo::Workspace workspace;
 
   for (std::int64_t n : session.options.sizes) {
+    if (session.options.row_length > 0 || session.options.columns > 0) {
+      if (const int code = along_axis(session, n, workspace); code != kExitPass) return code;
+      continue;
+    }
     // Inputs: small integers, so that every prefix is exact in float and in int64.
     std::vector<std::int32_t> ints(n);
     generate_input(ints.data(), n, session.options.seed ^ std::uint64_t(n));
