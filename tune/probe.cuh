@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <vector>
 
 #include "harness/harness.cuh"
@@ -31,6 +32,13 @@ inline bool start_probe(const char* name, const char* title, int argc, char** ar
   if (!session.options.hot) session.flusher.prepare();
   std::printf("# %s\n", title);
   print_device_info();
+  // The commit and the date, as bench.sh heads its tables (the GPU machine's copy of the tree has
+  // no .git: scripts/device_session.sh passes SCAN_ZOO_COMMIT).
+  if (const char* commit = std::getenv("SCAN_ZOO_COMMIT")) std::printf("# git_commit: %s\n", commit);
+  char date[32];
+  const std::time_t now = std::time(nullptr);
+  std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  std::printf("# date: %s\n", date);
   std::printf("# l2: %s\n", session.options.hot ? "hot" : "cold");
   std::printf("%s\n", kRowColumns);
   return true;
