@@ -420,8 +420,9 @@ inline constexpr bool kResultsFitStage = sizeof(Out) == sizeof(In) && 2 * sizeof
 template <class A, class B, class Out>
 inline constexpr bool kResultsFitStage<Zip<A, B>, Out> = kResultsFitStage<A, Out>;
 
-// A kernel instance's stage, in dynamic shared memory: 48 KB or more (a zipped input's two arrays)
-// needs the kernel's consent at launch (ColumnsScan::launch_kernel).
+// A kernel instance's stage, in dynamic shared memory: 48 KB or more needs the kernel's consent,
+// which ColumnsScan::launch_kernel asks at every launch (a host call, no work on the stream), since
+// the device a caller launches on may change between calls.
 template <class Config, int V, class Args>
 using ColumnsStage = StagedInput<typename Args::InT, Config::kThreads,
                                  Config::rows_per_chunk(V, kColumnsElementBytes<typename Args::InT, typename Args::AccT>), V>;
