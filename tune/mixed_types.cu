@@ -46,6 +46,35 @@ std::vector<T> read_back(const T* device, std::int64_t n) {
   return host;
 }
 
+// One timed row: `run_once` timed by the harness's protocol, its GB/s over bytes_per_item an item.
+template <class RunOnce>
+void measure(Session& session, std::int64_t n, const std::string& variant, const char* type, const std::string& mode,
+             double bytes_per_item, RunOnce&& run_once) {
+  current_row() = {variant, type, "sum", mode, n};
+  const Stats stats = time_reps(session.options, session.stream, session.flusher, run_once);
+  print_row(current_row(), stats, bytes_per_item * double(n) / (stats.median_ms * 1e-3) / 1e9, "PASS");
+  std::fflush(stdout);
+}
+
+// The copy timed beside each scan: its buffers (each as large as the largest copy, n (In + Out) / 2
+// bytes of the widest scan) and its rows' mode ("copy" in the 1-D form, the axis's along an axis).
+struct CopyBeside {
+  const char* in;
+  char* out;
+  std::string mode;
+};
+
+// A scan's row beside a copy that moves its bytes: n (sizeof In + sizeof Out) / 2 read and written.
+template <class RunOnce>
+void scan_and_copy(Session& session, std::int64_t n, const CopyBeside& copy, const std::string& variant,
+                   const char* type, const std::string& mode, int in_out_bytes, RunOnce&& run_once) {
+  const std::size_t copy_bytes = std::size_t(n) * in_out_bytes / 2;
+  measure(session, n, "copy_for_" + variant, "bytes", copy.mode, in_out_bytes, [&] {
+    ZOO_CUDA(cudaMemcpyAsync(copy.out, copy.in, copy_bytes, cudaMemcpyDeviceToDevice, session.stream));
+  });
+  measure(session, n, variant, type, mode, in_out_bytes, run_once);
+}
+
 // The axis form: float and bfloat16 inputs scanned into float along `shape`, each checked, then
 // timed beside a copy of its bytes.
 int along_axis(Session& session, std::int64_t n, scan_zoo::Workspace& workspace) {
@@ -92,22 +121,9 @@ int along_axis(Session& session, std::int64_t n, scan_zoo::Workspace& workspace)
   const auto scan_bf16 = [&] { return scan_zoo::inclusive_scan(d_bf16, d_out, shape, scan_zoo::Plus{}, workspace, stream); };
   if (!checked("float32", scan_floats) || !checked("bf16_to_float", scan_bf16)) return kExitVerifyFailed;
 
-  RowLabel& row = current_row();
-  const auto measure = [&](const std::string& variant, const char* type, int in_out_bytes, auto&& run_once) {
-    row = {variant, type, "sum", mode, n};
-    const Stats stats = time_reps(options, stream, session.flusher, run_once);
-    print_row(row, stats, in_out_bytes * double(n) / (stats.median_ms * 1e-3) / 1e9, "PASS");
-    std::fflush(stdout);
-  };
-  const auto scan_and_copy = [&](const std::string& variant, const char* type, int in_out_bytes, auto&& scan) {
-    const std::size_t copy_bytes = std::size_t(n) * in_out_bytes / 2;
-    measure("copy_for_" + variant, "bytes", in_out_bytes, [&] {
-      ZOO_CUDA(cudaMemcpyAsync(d_copy_out, d_copy_in, copy_bytes, cudaMemcpyDeviceToDevice, stream));
-    });
-    measure(variant, type, in_out_bytes, [&] { ZOO_CUDA(scan()); });
-  };
-  scan_and_copy("float32", "float32", 8, scan_floats);
-  scan_and_copy("bf16_to_float", "bf16>float32", 6, scan_bf16);
+  const CopyBeside copy{d_copy_in, d_copy_out, mode};
+  scan_and_copy(session, n, copy, "float32", "float32", mode, 8, [&] { ZOO_CUDA(scan_floats()); });
+  scan_and_copy(session, n, copy, "bf16_to_float", "bf16>float32", mode, 6, [&] { ZOO_CUDA(scan_bf16()); });
   return kExitPass;
 }
 
@@ -166,40 +182,24 @@ int probe_main(int argc, char** argv) {
       return kExitVerifyFailed;
     }
 
-    RowLabel& row = current_row();
-    const auto measure = [&](const std::string& variant, const char* type, const char* mode, double bytes_per_item,
-                             auto&& run_once) {
-      row = {variant, type, "sum", mode, n};
-      const Stats stats = time_reps(session.options, stream, session.flusher, run_once);
-      print_row(row, stats, bytes_per_item * double(n) / (stats.median_ms * 1e-3) / 1e9, "PASS");
-      std::fflush(stdout);
-    };
-    // Each scan beside a copy that moves its bytes: n (sizeof In + sizeof Out) / 2 read and written.
-    const auto scan_and_copy = [&](const std::string& variant, const char* type, const char* mode, int in_out_bytes,
-                                   auto&& run_once) {
-      const std::size_t copy_bytes = std::size_t(n) * in_out_bytes / 2;
-      measure("copy_for_" + variant, "bytes", "copy", in_out_bytes, [&] {
-        ZOO_CUDA(cudaMemcpyAsync(d_copy_out, d_copy_in, copy_bytes, cudaMemcpyDeviceToDevice, stream));
-      });
-      measure(variant, type, mode, in_out_bytes, run_once);
-    };
-    scan_and_copy("int32", "int32", "inclusive", 8, [&] {
+    const CopyBeside copy{d_copy_in, d_copy_out, "copy"};
+    scan_and_copy(session, n, copy, "int32", "int32", "inclusive", 8, [&] {
       ZOO_CUDA(scan_zoo::inclusive_scan(d_ints, reinterpret_cast<std::int32_t*>(d_out32), n, scan_zoo::Plus{},
                                         workspace, stream));
     });
-    scan_and_copy("bf16_to_float", "bf16>float32", "inclusive", 6, [&] {
+    scan_and_copy(session, n, copy, "bf16_to_float", "bf16>float32", "inclusive", 6, [&] {
       ZOO_CUDA(scan_zoo::inclusive_scan(d_bf16, d_out32, n, scan_zoo::Plus{}, workspace, stream));
     });
-    scan_and_copy("bf16_to_bf16", "bf16>bf16", "inclusive", 4, [&] {
+    scan_and_copy(session, n, copy, "bf16_to_bf16", "bf16>bf16", "inclusive", 4, [&] {
       ZOO_CUDA(scan_zoo::inclusive_scan(d_bf16, d_out16, n, scan_zoo::Plus{}, workspace, stream));
     });
-    scan_and_copy("uint8_to_int64", "uint8>int64", "exclusive", 9, [&] {
+    scan_and_copy(session, n, copy, "uint8_to_int64", "uint8>int64", "exclusive", 9, [&] {
       ZOO_CUDA(scan_zoo::exclusive_scan(d_counts, d_out64, n, 0, scan_zoo::Plus{}, workspace, stream, {d_out64 + n}));
     });
     for (int config = 0; config < scan_zoo::kConfigCount; ++config) {
       scan_zoo::Options<float> options;
       options.config = config;
-      measure("bf16_to_float_c" + std::to_string(config), "bf16>float32", "inclusive", 6, [&] {
+      measure(session, n, "bf16_to_float_c" + std::to_string(config), "bf16>float32", "inclusive", 6, [&] {
         ZOO_CUDA(scan_zoo::inclusive_scan(d_bf16, d_out32, n, scan_zoo::Plus{}, workspace, stream, options));
       });
     }
