@@ -19,6 +19,7 @@
 #   make tuner           build the tuner (tune/): every configuration of single_pass_scan_tuned
 #   make drop-stage      build the drop-a-stage probe (tune/drop_stage.cu): where the tuned scan's time goes
 #   make mixed-types     build the mixed-types probe (tune/mixed_types.cu): bf16 -> float, uint8 -> int64 beside copies
+#   make row-items       build the row-items probe (tune/row_items.cu): narrow columns as a 1-D scan of rows, beside the column scan
 #   make determinism     build the determinism probe (tune/determinism.cu): float scans' repeats, the deterministic mode's cost
 #   make cluster-launch  build the cluster-launch probe (tune/cluster_launch.cu): a cluster launch's own cost
 #   make multi-gpu-phases  build the phases probe (tune/multi_gpu_phases.cu): multi_gpu_scan's time by phase
@@ -124,7 +125,7 @@ $(CCCL_NEW_TARGETS): private NVCCFLAGS += -I$(CCCL_NEW)/include
 
 EXAMPLES := $(patsubst examples/%.cu,build/examples/%,$(wildcard examples/*.cu))
 
-.PHONY: all examples cuda12-check cuda12-if-reachable cccl-new cccl-new-if-reachable cccl-new-status test-programs test bench plots sass sanitize stress large-n tuner drop-stage mixed-types determinism cluster-launch multi-gpu-phases tune tune-select clean print-flags python-deps check-env nccl-status FORCE
+.PHONY: all examples cuda12-check cuda12-if-reachable cccl-new cccl-new-if-reachable cccl-new-status test-programs test bench plots sass sanitize stress large-n tuner drop-stage mixed-types row-items determinism cluster-launch multi-gpu-phases tune tune-select clean print-flags python-deps check-env nccl-status FORCE
 
 # The longest compiles first (each instantiates the tuned scan in every configuration for every
 # element type and operator, minutes on one core), so that a parallel build does not end with
@@ -274,6 +275,14 @@ build/tune/mixed_types: tune/mixed_types.cu tune/probe.cuh $(DEPENDS) | build/tu
 	$(NVCC) $(NVCCFLAGS) -Isrc -Iinclude -Itune -o $@ $< $(LDFLAGS)
 
 mixed-types: build/tune/mixed_types
+
+# The row-items probe: C columns as a 1-D scan of rows of C elements, in every configuration of
+# the table, beside the column scan and a copy (bench/NOTES.md, "Scans along an axis"). Not part
+# of `make`.
+build/tune/row_items: tune/row_items.cu tune/probe.cuh $(DEPENDS) | build/tune
+	$(NVCC) $(NVCCFLAGS) -Isrc -Iinclude -Itune -o $@ $< $(LDFLAGS)
+
+row-items: build/tune/row_items
 
 # The determinism probe: float sums repeated bit for bit, with and without the library's
 # deterministic mode, and both timed beside memcpy (README, "Determinism"). Not part of `make`.

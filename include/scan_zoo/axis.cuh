@@ -38,6 +38,8 @@
 // starting every `length` elements; so the one-launch look-back kernel of scan.cuh runs over the
 // flattened array, with tiles that ignore where rows end (every tile whole and aligned, short
 // rows or long), and the look-back stopping at the nearest tile that holds a row start.
+// Two columns of elements of at most 4 bytes (inner = 2, detail/paired_columns.cuh): each row one
+// item of the row kernel, the operator applied column by column.
 // Columns (inner > 1, detail/columns_kernel.cuh): tiles of rows x columns copied into shared
 // memory a row at a time, each thread scanning its columns down a chunk of rows there, and a
 // look-back down the bands of each column block whose descriptors hold a value per column.
@@ -50,6 +52,7 @@
 #include <cstdint>
 
 #include "detail/columns_kernel.cuh"
+#include "detail/paired_columns.cuh"
 #include "detail/rows_kernel.cuh"
 #include "scan.cuh"
 
@@ -111,6 +114,13 @@ cudaError_t scan_lines(const Args& args, const Starts& starts, Workspace& worksp
   return RowsScan<Acc>::launch(args, starts, {memory.data, bytes}, epoch, stream);
 }
 
+// The row kernel over lines of `length` elements each, with their totals when args.total asks.
+template <class Args>
+cudaError_t scan_rows(const Args& args, std::int64_t length, Workspace& workspace, cudaStream_t stream) {
+  return args.total ? scan_lines(args, RowStarts<true>{length}, workspace, stream)
+                    : scan_lines(args, RowStarts<false>{length}, workspace, stream);
+}
+
 // A zipped input (zip.cuh) refuses what a pointer does, for each of its arrays.
 template <class A, class B, class Out>
 bool refuses(ZipPointer<A, B> in, const Out* out, std::int64_t n, int config) {
@@ -133,6 +143,8 @@ cudaError_t scan_along(typename InputPointer<In>::type in, Out* out, const Shape
     const ScanFront<Acc> front = front_of<Acc>(initial, op);
     if (n == 0) return write_fronts(front, op, options.total, lines, stream);
     const ScanArgs<In, Out, Acc, Op, Reverse> args{in, out, n, kind == ScanKind::Exclusive, front, op, options.total};
+    if constexpr (kPairable<In, Out, Acc>)
+      if (shape.inner == 2 && pairable(args)) return scan_rows(as_pairs(args), shape.length, workspace, stream);
     if (shape.inner > 1) {
       const ColumnGeometry g = columns_geometry<In, Out, Acc>(shape, in, out);
       if (g.tiles() > INT32_MAX) return cudaErrorInvalidValue;  // a grid of more blocks than CUDA launches
@@ -144,8 +156,7 @@ cudaError_t scan_along(typename InputPointer<In>::type in, Out* out, const Shape
       const Scratch memory = WorkspaceAccess::memory(workspace);
       return ColumnsScan<>::launch(args, g, {memory.data, bytes}, epoch, stream);
     }
-    return options.total ? scan_lines(args, RowStarts<true>{shape.length}, workspace, stream)
-                         : scan_lines(args, RowStarts<false>{shape.length}, workspace, stream);
+    return scan_rows(args, shape.length, workspace, stream);
   } else {
     return cudaErrorInvalidValue;  // unreachable: a static_assert above has failed
   }
@@ -211,6 +222,8 @@ std::size_t workspace_bytes(const Shape& shape) {
   if (n <= 0) return 0;
   if (shape.inner == 1) return detail::RowsScan<Acc>::workspace_bytes(n);
   std::size_t most = 0;
+  if constexpr (detail::kPairableSize<Acc>)
+    if (shape.inner == 2) most = detail::RowsScan<detail::ColumnPair<Acc>>::workspace_bytes(n / 2);
   for (const int vector : {1, 2, 4, 8, 16}) {
     const auto g = detail::ColumnGeometry::make<detail::ColumnsDefaultConfig>(shape.outer, shape.length, shape.inner,
                                                                               vector, detail::kColumnsElementBytes<In, Acc>);

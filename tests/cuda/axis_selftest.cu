@@ -12,19 +12,23 @@
 //              exactly, tiles and a bit, rows of many tiles; columns (inner > 1) from 2 to 1000
 //              wide, odd (scalar loads) and multiples of 4 (vectors), narrower than a warp's
 //              columns (lane groups), one block of them and several, one band of rows and many,
-//              one slab and several; random shapes of each; empty lines and no lines
+//              one slab and several; two columns (pairs of the row kernel) shorter and longer than
+//              its tile; random shapes of each; empty lines and no lines
 //   types      int32 sum (all six forms, in place and out of place), float sum, int64 max,
 //              uint32 min, bf16 -> float sum, uint8 -> int64 exclusive sum with the row totals
 //              (per-row CSR offsets), and the 2x2 matrix product (not commutative: the operand
-//              order; a 16-byte type: the two-field descriptors)
-//   forms      an initial value in device memory, written by a kernel just before the scan
+//              order; a 16-byte type: the two-field descriptors), uint32 sums modulo a prime
+//              (an operator with state)
+//   forms      an initial value in device memory, written by a kernel just before the scan;
+//              two columns one element off a pair's alignment (the column kernel, not pairs)
 //   workspace  a column scan in caller memory of workspace_bytes<Acc>(shape) (and <Acc, In>(shape)
 //              for an input wider than the accumulator)
 //   refusals   a negative extent, an element count past 2^63 - 1, a forced configuration, in ==
 //              out with In and Out of different sizes (cudaErrorInvalidValue)
 //   large      (--large, instead of the above) uint32 sums in place past 32-bit indices: rows of
 //              3 x 715827883 (2^31 + 1 elements) and 641 x 6700417 (2^32 + 1), one row of 2^32 + 1,
-//              and 3 and 641 columns of the same totals (16 GB of device memory, 32 GB of host)
+//              3 and 641 columns of the same totals, and 2 columns of 2^31 + 1 (16 GB of device
+//              memory, 32 GB of host)
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
 
@@ -107,6 +111,18 @@ std::string scan_and_check(const std::vector<In>& input, const scan_zoo::Shape& 
   return "";
 }
 
+// An operator with state: sums modulo a number that the scan carries into the kernel, of residues
+// (every operand below the modulus).
+struct AddModulo {
+  std::uint32_t modulus;
+  __host__ __device__ std::uint32_t operator()(std::uint32_t a, std::uint32_t b) const {
+    const std::uint32_t sum = a + b;  // both below the modulus, itself below 2^31
+    return sum >= modulus ? sum - modulus : sum;
+  }
+  template <class U>
+  __host__ __device__ static U identity() { return U(0); }
+};
+
 std::vector<scan_zoo::Shape> shapes(std::mt19937_64& rng) {
   // The row kernel's tiles (detail::RowsConfig): of 32-bit accumulators, and of wider ones.
   constexpr std::int64_t kTile = 8192, kWideTile = 4096;
@@ -120,6 +136,10 @@ std::vector<scan_zoo::Shape> shapes(std::mt19937_64& rng) {
       // 300000 x 3 (118 bands of 2560 rows, windows of 80) span more bands than a window, so a
       // look-back there may cross windows that hold no INCLUSIVE band.
       {1, 5, 2}, {1, 1, 3}, {2, 100, 3}, {1, 1000, 4}, {3, 65, 5}, {1, 4097, 7}, {1, 64, 16}, {2, 130, 31},
+      // Two columns of elements of at most 4 bytes go as pairs through the row kernel
+      // (paired_columns.cuh; a tile of 8-byte items holds 256 x 12 of them): slabs shorter than a
+      // tile and just longer, many to a tile, and of many tiles.
+      {1, 3071, 2}, {2, 3073, 2}, {2000, 3, 2}, {1, 100000, 2}, {4, 0, 2},
       {1, 16384, 64}, {2, 300000, 3}, {1, 1000, 100}, {1, 513, 128}, {2, 200, 129}, {1, 70, 257}, {1, 2049, 1000}, {3, 0, 8},
       {0, 7, 8}};
   for (int i = 0; i < 3; ++i) {
@@ -179,6 +199,10 @@ void check_shapes_and_forms(std::mt19937_64& rng) {
                                                              Mat2Product{}, workspace);
       report(why.empty(), "types mat2x2 product " + form_name(form) + at, why);
     }
+    const auto residues = generate<std::uint32_t>(n, [&] { return std::uint32_t(rng() % 1000003); });
+    why = scan_and_check<scan_zoo::UseDefault, std::uint32_t, std::uint32_t>(
+        residues, s, Form{false, true, true}, false, 999999u, AddModulo{1000003}, workspace);
+    report(why.empty(), "types uint32 sum modulo 1000003 (an operator with state) reverse inclusive init" + at, why);
     why = scan_and_check<scan_zoo::UseDefault, std::int32_t, std::int32_t>(
         ints, s, Form{true, false, false}, false, 123456, scan_zoo::Plus{}, workspace,
         InitialLives::InDeviceMemory);
@@ -204,6 +228,32 @@ void check_refusals() {
   const auto* narrower = reinterpret_cast<const std::int16_t*>(d.data);  // the same memory, 2-byte elements
   expect(scan_zoo::inclusive_scan(narrower, d.data, scan_zoo::Shape{2, 4}, scan_zoo::Plus{}, workspace),
          cudaErrorInvalidValue, "in == out with 2-byte input and 4-byte output");
+}
+
+// Two columns whose pointers are one element off a pair's alignment cannot go as pairs
+// (paired_columns.cuh): the column kernel takes them, with the same results.
+void check_unaligned_pairs(std::mt19937_64& rng) {
+  const scan_zoo::Shape shape{2, 5000, 2};
+  const std::int64_t n = shape.outer * shape.length * shape.inner;
+  const auto ints = generate<std::int32_t>(n, [&] { return std::int32_t(rng()); });
+  std::vector<std::int32_t> want(n), got(n);
+  for (std::int64_t o = 0; o < shape.outer; ++o)
+    for (std::int64_t i = 0; i < shape.inner; ++i) {
+      const std::int64_t first = o * shape.length * shape.inner + i;
+      reference_line<std::int32_t>(ints.data() + first, want.data() + first, shape.length, shape.inner, Form{}, 0,
+                                   scan_zoo::Plus{});
+    }
+  DeviceArray<std::int32_t> d_in(n + 1), d_out(n + 1);
+  CHECK_CUDA(cudaMemcpy(d_in.data + 1, ints.data(), n * sizeof(std::int32_t), cudaMemcpyHostToDevice));
+  CHECK_CUDA(cudaMemset(d_out.data, 0xA5, (n + 1) * sizeof(std::int32_t)));
+  scan_zoo::Workspace workspace;
+  const cudaError_t error = scan_zoo::inclusive_scan(d_in.data + 1, d_out.data + 1, shape, scan_zoo::Plus{}, workspace);
+  CHECK_CUDA(cudaDeviceSynchronize());
+  CHECK_CUDA(cudaMemcpy(got.data(), d_out.data + 1, n * sizeof(std::int32_t), cudaMemcpyDeviceToHost));
+  std::string why = error != cudaSuccess ? std::string("returned ") + cudaGetErrorString(error) : "";
+  for (std::int64_t e = 0; e < n && why.empty(); ++e)
+    if (got[e] != want[e]) why = "first wrong element at index " + std::to_string(e);
+  report(why.empty(), "shapes int32 sum inclusive, two columns one element off a pair's alignment [2, 5000, 2]", why);
 }
 
 // A column scan in caller memory of exactly workspace_bytes<Acc>(shape), twice (the second reuses
@@ -247,6 +297,7 @@ void check_large(std::mt19937_64& rng) {
       {"rows 641 x 6700417 (2^32 + 1)", {641, 6700417}},
       {"one row of 2^32 + 1", {1, two_32 + 1}},
       {"3 columns of 715827883 (2^31 + 1)", {1, 715827883, 3}},
+      {"2 columns of 2^31 + 1 (pairs past 32-bit indices)", {1, (std::int64_t(1) << 31) + 1, 2}},
       {"641 columns of 6700417 (2^32 + 1)", {1, 6700417, 641}},
   };
   scan_zoo::Workspace workspace;
@@ -294,6 +345,7 @@ int main(int argc, char** argv) {
     check_large(rng);
   } else {
     check_shapes_and_forms(rng);
+    check_unaligned_pairs(rng);
     check_caller_workspace(rng);
     check_refusals();
   }
