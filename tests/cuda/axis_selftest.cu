@@ -137,9 +137,9 @@ std::vector<scan_zoo::Shape> shapes(std::mt19937_64& rng) {
       // look-back there may cross windows that hold no INCLUSIVE band.
       {1, 5, 2}, {1, 1, 3}, {2, 100, 3}, {1, 1000, 4}, {3, 65, 5}, {1, 4097, 7}, {1, 64, 16}, {2, 130, 31},
       // Two columns of elements of at most 4 bytes go as pairs through the row kernel
-      // (paired_columns.cuh; a tile of 8-byte items holds 256 x 12 of them): slabs shorter than a
+      // (paired_columns.cuh; a tile of 8-byte pairs holds 128 x 16 of them): slabs shorter than a
       // tile and just longer, many to a tile, and of many tiles.
-      {1, 3071, 2}, {2, 3073, 2}, {2000, 3, 2}, {1, 100000, 2}, {4, 0, 2},
+      {1, 2047, 2}, {2, 2049, 2}, {2000, 3, 2}, {1, 100000, 2}, {4, 0, 2},
       {1, 16384, 64}, {2, 300000, 3}, {1, 1000, 100}, {1, 513, 128}, {2, 200, 129}, {1, 70, 257}, {1, 2049, 1000}, {3, 0, 8},
       {0, 7, 8}};
   for (int i = 0; i < 3; ++i) {

@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "rows_kernel.cuh"
 #include "tuned_kernel.cuh"
 #include "zip.cuh"
 
@@ -58,6 +59,16 @@ struct EachColumn {
     using T = typename std::remove_reference<decltype(P{}.column[0])>::type;
     return P{op.template identity<T>()};
   }
+};
+
+// Pairs of 4-byte elements take tiles of 128 x 16, the tuned table's best for them in the row-items
+// probe on both GPUs, not the 256 x 12 of the other 8-byte values (the linear recurrence's maps,
+// whose operator costs more), which ran 14% slower on the H200; 256 x 16 at the row kernel's three
+// blocks an SM spilled under Min and Max (bench/NOTES.md, "Scans along an axis").
+template <class T>
+struct RowsTile<ColumnPair<T>> {
+  static constexpr int kThreads = sizeof(ColumnPair<T>) == 8 ? 128 : RowsTile<std::uint32_t>::kThreads;
+  static constexpr int kItems = sizeof(ColumnPair<T>) == 8 ? 16 : RowsTile<std::uint32_t>::kItems;
 };
 
 // Whether a scan of these types may go as pairs at all; the rest is at run time (pairable below).

@@ -260,8 +260,14 @@ struct RowStarts {
 // recurrence fastest (bench/NOTES.md, "Scans along an axis"). Wider values one block, said
 // outright: without it ptxas held the 2x2 matrix product's kernel (pairs of 16-byte values) below
 // what it needs, and spilled.
+// A type may ask for another tile (paired_columns.cuh) by specializing RowsTile.
 template <class Acc>
-using RowsConfig = TunedConfig<256, sizeof(Acc) <= 4 ? 32 : sizeof(Acc) <= 8 ? 12 : 16, Publish::Exchange, 1, 1, 0,
+struct RowsTile {
+  static constexpr int kThreads = 256;
+  static constexpr int kItems = sizeof(Acc) <= 4 ? 32 : sizeof(Acc) <= 8 ? 12 : 16;
+};
+template <class Acc>
+using RowsConfig = TunedConfig<RowsTile<Acc>::kThreads, RowsTile<Acc>::kItems, Publish::Exchange, 1, 1, 0,
                                Aggregate::AfterScan>;
 template <class Acc, bool LineTotals>
 inline constexpr int kRowsBlocksPerSm = sizeof(Acc) > 8 ? 1 : LineTotals ? 2 : 3;
