@@ -4,7 +4,7 @@
 // exactly (the data keep every prefix exact), with the output and the totals poisoned first.
 // Run by tests/test_api.py.
 //
-//   build/tests/axis_selftest [--large] [--seed S]
+//   build/tests/axis_selftest [--large | --large-case TEXT] [--seed S]
 //
 // Checks, each printed as "PASS name" or "FAIL name: why"; exit 0 only if all pass:
 //   shapes     rows (inner = 1), rows x length from 1 x 1 to 1 x 2^20 + 7 and 2^16 x 3: rows
@@ -28,7 +28,8 @@
 //   large      (--large, instead of the above) uint32 sums in place past 32-bit indices: rows of
 //              3 x 715827883 (2^31 + 1 elements) and 641 x 6700417 (2^32 + 1), one row of 2^32 + 1,
 //              3 and 641 columns of the same totals, and 2 columns of 2^31 + 1 (16 GB of device
-//              memory, 32 GB of host)
+//              memory, 32 GB of host; several minutes); --large-case TEXT runs those whose name
+//              holds TEXT (e.g. "2 columns")
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
 
@@ -288,7 +289,7 @@ void check_caller_workspace(std::mt19937_64& rng) {
 
 // Lines past 32-bit indices: uint32 sums in place (exact: they wrap), every element checked
 // against a running sum per line in one pass over memory.
-void check_large(std::mt19937_64& rng) {
+void check_large(std::mt19937_64& rng, const std::string& only) {
   const std::int64_t two_32 = std::int64_t(1) << 32;
   static_assert(3 * std::int64_t(715827883) == (std::int64_t(1) << 31) + 1, "2^31 + 1 = 3 x 715827883");
   static_assert(641 * std::int64_t(6700417) == (std::int64_t(1) << 32) + 1, "2^32 + 1 = 641 x 6700417");
@@ -302,6 +303,7 @@ void check_large(std::mt19937_64& rng) {
   };
   scan_zoo::Workspace workspace;
   for (const auto& [name, shape] : cases) {
+    if (std::string(name).find(only) == std::string::npos) continue;
     const std::int64_t n = shape.outer * shape.length * shape.inner;
     std::vector<std::uint32_t> input(n);
     for (auto& x : input) x = std::uint32_t(rng());
@@ -334,15 +336,22 @@ void check_large(std::mt19937_64& rng) {
 
 int main(int argc, char** argv) {
   bool large = false;
+  std::string only;  // --large-case TEXT: the large cases whose name holds TEXT
   std::vector<char*> args;
   for (int i = 0; i < argc; ++i)
-    if (std::strcmp(argv[i], "--large") == 0) large = true;
-    else args.push_back(argv[i]);
-  const unsigned long long seed =
-      seed_from_command_line(int(args.size()), args.data(), 20261127, "axis_selftest [--large]");
+    if (std::strcmp(argv[i], "--large") == 0) {
+      large = true;
+    } else if (std::strcmp(argv[i], "--large-case") == 0 && i + 1 < argc) {
+      large = true;
+      only = argv[++i];
+    } else {
+      args.push_back(argv[i]);
+    }
+  const unsigned long long seed = seed_from_command_line(int(args.size()), args.data(), 20261127,
+                                                         "axis_selftest [--large | --large-case TEXT]");
   std::mt19937_64 rng(seed);
   if (large) {
-    check_large(rng);
+    check_large(rng, only);
   } else {
     check_shapes_and_forms(rng);
     check_unaligned_pairs(rng);

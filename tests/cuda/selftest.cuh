@@ -25,6 +25,7 @@ inline int failures = 0;
 // One check's line: "PASS name", or "FAIL name: why" (counted in `failures`).
 inline void report(bool ok, const std::string& name, const std::string& why = "") {
   std::printf(ok ? "PASS %s\n" : "FAIL %s: %s\n", name.c_str(), why.c_str());
+  std::fflush(stdout);  // a run stopped at its time limit keeps the lines of the checks it finished
   failures += ok ? 0 : 1;
 }
 
