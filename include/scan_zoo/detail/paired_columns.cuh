@@ -5,12 +5,14 @@
 // Why: a row of two 4-byte columns is 8 bytes, a quarter of a 32-byte sector, and the column
 // kernel (columns_kernel.cuh) moves such narrow tiles one element at a time through shared memory,
 // while a row as one item of 8 bytes is what the row kernel (rows_kernel.cuh) moves best: whole
-// 16-byte vectors straight into registers, no shared-memory staging, one look-back word a tile.
+// 16-byte vectors straight into registers, no shared-memory staging, one descriptor a tile.
 // The slabs of a middle axis are the row kernel's rows (a line starts every `length` items).
-// Measured (bench/NOTES.md, "Scans along an axis", the rows-as-items probe): two float32 columns
-// ran at the 1-D scan's speed as row items, well ahead of the column kernel, while rows of 4 or
-// more columns (16-byte items and wider) ran slower as items than in the column kernel. So only
-// pairs of elements of at most 4 bytes go this way.
+// Measured (bench/NOTES.md, "Narrow columns as row items: the probe"): two float32 columns ran at
+// the 1-D scan's speed as row items, well ahead of the column kernel, 3 columns (12-byte items)
+// barely ahead, and 4 or more (16-byte items and wider) behind it. So only pairs go this way,
+// of elements of at most 4 bytes. Float32 at 2^25 rows of 2 it runs at 93% of a copy on the H100
+// and 83% on the H200 ("Two columns as pairs of the row kernel"), short of the 1-D kernel's 98%
+// and 92% in the same tile shape. Forward progress: as the row kernel's.
 //
 // The operator combines the earlier row's element on the left in each column, so it stays correct
 // for every associative operator, commutative or not, with its state. The initial value stands in
@@ -61,10 +63,11 @@ struct EachColumn {
   }
 };
 
-// Pairs of 4-byte elements take tiles of 128 x 16, the tuned table's best for them in the row-items
-// probe on both GPUs, not the 256 x 12 of the other 8-byte values (the linear recurrence's maps,
-// whose operator costs more), which ran 14% slower on the H200; 256 x 16 at the row kernel's three
-// blocks an SM spilled under Min and Max (bench/NOTES.md, "Scans along an axis").
+// Pairs of 4-byte elements take tiles of 128 x 16, the table's best for them in the row-items
+// probe on both GPUs, not the 256 x 12 of the other 8-byte values (chosen for the linear
+// recurrence's maps, whose operator costs more): on the H200 at 2^25 rows of 2, 151.7 us against
+// 158.5; 256 x 16 at the row kernel's three blocks an SM spilled under Min and Max
+// (bench/NOTES.md, "Two columns as pairs of the row kernel").
 template <class T>
 struct RowsTile<ColumnPair<T>> {
   static constexpr int kThreads = sizeof(ColumnPair<T>) == 8 ? 128 : RowsTile<std::uint32_t>::kThreads;
