@@ -12,9 +12,9 @@ import pytest
 from conftest import BIN, MODES, OPS, SOURCES, VARIANTS, built, built_types, left_out, parse_rows, run
 
 ALL_TYPES = ["int32", "float32", "int64", "uint32", "uint64", "float64"]
-# row_scan's tiles (include/scan_zoo/detail/rows_kernel.cuh, RowsConfig): 256 x 32 items of 32
-# bits, 256 x 16 of 64 bits.
-TILE, WIDE_TILE = 8192, 4096
+# row_scan's tiles (include/scan_zoo/detail/rows_kernel.cuh, RowsTile): 256 x 32 items of 32
+# bits, 256 x 12 of 64 bits.
+TILE, WIDE_TILE = 8192, 3072
 # Row lengths: shorter than a vector (1, 2, 3), a vector and a bit, a warp's round (128 int32),
 # both tiles, and rows of many tiles.
 ROW_LENGTHS = [1, 2, 3, 4, 5, 31, 127, 128, 129, WIDE_TILE - 1, WIDE_TILE, WIDE_TILE + 1, TILE - 1, TILE, TILE + 1,

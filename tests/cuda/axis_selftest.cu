@@ -8,12 +8,13 @@
 //
 // Checks, each printed as "PASS name" or "FAIL name: why"; exit 0 only if all pass:
 //   shapes     rows (inner = 1), rows x length from 1 x 1 to 1 x 2^20 + 7 and 2^16 x 3: rows
-//              shorter than a vector (1, 2, 3), than a warp's round, than a tile (4096), a tile
-//              exactly, tiles and a bit, rows of many tiles; columns (inner > 1) from 2 to 1000
-//              wide, odd (scalar loads) and multiples of 4 (vectors), narrower than a warp's
-//              columns (lane groups), one block of them and several, one band of rows and many,
-//              one slab and several; two columns (pairs of the row kernel) shorter and longer than
-//              its tile; random shapes of each; empty lines and no lines
+//              shorter than a vector (1, 2, 3), than a warp's round, than a tile (3072, 4096 or
+//              8192 by the accumulator), a tile exactly, tiles and a bit, rows of many tiles;
+//              columns (inner > 1) from 2 to 1000 wide, odd (scalar loads) and multiples of 4
+//              (vectors), narrower than a warp's columns (lane groups), one block of them and
+//              several, one band of rows and many, one slab and several; two columns (pairs of
+//              the row kernel) shorter and longer than its tile; random shapes of each; empty
+//              lines and no lines
 //   types      int32 sum (all six forms, in place and out of place), float sum, int64 max,
 //              uint32 min, bf16 -> float sum, uint8 -> int64 exclusive sum with the row totals
 //              (per-row CSR offsets), and the 2x2 matrix product (not commutative: the operand
@@ -125,12 +126,14 @@ struct AddModulo {
 };
 
 std::vector<scan_zoo::Shape> shapes(std::mt19937_64& rng) {
-  // The row kernel's tiles (detail::RowsConfig): of 32-bit accumulators, and of wider ones.
-  constexpr std::int64_t kTile = 8192, kWideTile = 4096;
+  // The row kernel's tiles (detail::RowsTile): of 32-bit accumulators, of 64-bit ones, and of
+  // wider ones (the 2x2 matrices).
+  constexpr std::int64_t kTile = 8192, k64BitTile = 3072, kWideTile = 4096;
   std::vector<scan_zoo::Shape> list = {
       // Rows.
       {1, 1}, {3, 1}, {5, 2}, {7, 3}, {4, 5}, {100, 7}, {33, 31}, {9, 127}, {10, 128}, {11, 129}, {6, 1000},
-      {3, kWideTile - 1}, {3, kWideTile}, {3, kWideTile + 1}, {3, kTile - 1}, {3, kTile}, {3, kTile + 1},
+      {3, k64BitTile - 1}, {3, k64BitTile}, {3, k64BitTile + 1}, {3, kWideTile - 1}, {3, kWideTile},
+      {3, kWideTile + 1}, {3, kTile - 1}, {3, kTile}, {3, kTile + 1},
       {2, 2 * kTile + 3}, {64, 1024}, {1000, 100}, {1, (1 << 20) + 7},
       {(1 << 16), 3}, {8, 131072}, {0, 5}, {5, 0},
       // Columns: [outer, length, inner]; 16384 x 64 (64 bands of 256 rows, windows of 32) and
