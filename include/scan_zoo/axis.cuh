@@ -121,6 +121,24 @@ cudaError_t scan_rows(const Args& args, std::int64_t length, Workspace& workspac
                     : scan_lines(args, RowStarts<false>{length}, workspace, stream);
 }
 
+// The number the flat pairs' descriptors go by in the workspace's bookkeeping: after the row and
+// column kernels'.
+inline constexpr int kFlatPairsKernel = TunedDispatch::kConfigCount + 2;
+
+// One slab of two columns as the 1-D kernel's scan of its pairs (paired_columns.cuh).
+template <class Args>
+cudaError_t scan_flat_pairs(const Args& args, Workspace& workspace, cudaStream_t stream) {
+  using Acc = typename Args::AccT;
+  using Scan = TunedScan<FlatPairsConfig>;
+  const std::size_t bytes = Scan::template workspace_bytes<Acc>(args.n);
+  const std::uint64_t layout = descriptor_layout<Acc>(kFlatPairsKernel, ceil_div(args.n, FlatPairsConfig::kTileItems));
+  std::uint32_t epoch = 0;
+  if (const cudaError_t error = WorkspaceAccess::prepare(workspace, bytes, layout, stream, epoch); error != cudaSuccess)
+    return error;
+  const Scratch memory = WorkspaceAccess::memory(workspace);
+  return Scan::launch(args, {memory.data, bytes}, epoch, stream);
+}
+
 // A zipped input (zip.cuh) refuses what a pointer does, for each of its arrays.
 template <class A, class B, class Out>
 bool refuses(ZipPointer<A, B> in, const Out* out, std::int64_t n, int config) {
@@ -144,7 +162,11 @@ cudaError_t scan_along(typename InputPointer<In>::type in, Out* out, const Shape
     if (n == 0) return write_fronts(front, op, options.total, lines, stream);
     const ScanArgs<In, Out, Acc, Op, Reverse> args{in, out, n, kind == ScanKind::Exclusive, front, op, options.total};
     if constexpr (kPairable<In, Out, Acc>)
-      if (shape.inner == 2 && pairable(args)) return scan_rows(as_pairs(args), shape.length, workspace, stream);
+      if (shape.inner == 2 && pairable(args)) {
+        if constexpr (kFlatPairs<Acc>)
+          if (shape.outer == 1) return scan_flat_pairs(as_pairs(args), workspace, stream);
+        return scan_rows(as_pairs(args), shape.length, workspace, stream);
+      }
     if (shape.inner > 1) {
       const ColumnGeometry g = columns_geometry<In, Out, Acc>(shape, in, out);
       if (g.tiles() > INT32_MAX) return cudaErrorInvalidValue;  // a grid of more blocks than CUDA launches
@@ -223,7 +245,11 @@ std::size_t workspace_bytes(const Shape& shape) {
   if (shape.inner == 1) return detail::RowsScan<Acc>::workspace_bytes(n);
   std::size_t most = 0;
   if constexpr (detail::kPairableSize<Acc>)
-    if (shape.inner == 2) most = detail::RowsScan<detail::ColumnPair<Acc>>::workspace_bytes(n / 2);
+    if (shape.inner == 2) {
+      most = detail::RowsScan<detail::ColumnPair<Acc>>::workspace_bytes(n / 2);
+      const std::size_t flat = detail::TunedScan<detail::FlatPairsConfig>::workspace_bytes<detail::ColumnPair<Acc>>(n / 2);
+      most = flat > most ? flat : most;
+    }
   for (const int vector : {1, 2, 4, 8, 16}) {
     const auto g = detail::ColumnGeometry::make<detail::ColumnsDefaultConfig>(shape.outer, shape.length, shape.inner,
                                                                               vector, detail::kColumnsElementBytes<In, Acc>);

@@ -74,6 +74,13 @@ struct RowsTile<ColumnPair<T>> {
   static constexpr int kItems = sizeof(ColumnPair<T>) == 8 ? 16 : RowsTile<std::uint32_t>::kItems;
 };
 
+// One slab of 8-byte pairs (outer = 1) needs no row arithmetic: the 1-D kernel (tuned_kernel.cuh)
+// scans it in the tile the row-items probe found fastest on both GPUs (the table's 128 x 16,
+// exchange, dense, a window of 32, 200 ns of sleep before the first poll).
+using FlatPairsConfig = TunedConfig<128, 16, Publish::Exchange, 1, 1, 200, Aggregate::AfterScan>;
+template <class Acc>
+inline constexpr bool kFlatPairs = sizeof(ColumnPair<Acc>) == 8;
+
 // Whether a scan of these types may go as pairs at all; the rest is at run time (pairable below).
 template <class T>
 inline constexpr bool kPairableSize = sizeof(T) <= 4 && (sizeof(T) & (sizeof(T) - 1)) == 0;
