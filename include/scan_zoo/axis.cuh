@@ -39,7 +39,8 @@
 // flattened array, with tiles that ignore where rows end (every tile whole and aligned, short
 // rows or long), and the look-back stopping at the nearest tile that holds a row start.
 // Two columns of elements of at most 4 bytes (inner = 2, detail/paired_columns.cuh): each row one
-// item of the row kernel, the operator applied column by column.
+// item, the operator applied column by column; one slab of them is scan.cuh's 1-D kernel, the
+// slabs of a middle axis the row kernel's rows.
 // Columns (inner > 1, detail/columns_kernel.cuh): tiles of rows x columns copied into shared
 // memory a row at a time, each thread scanning its columns down a chunk of rows there, and a
 // look-back down the bands of each column block whose descriptors hold a value per column.
@@ -100,18 +101,31 @@ inline std::int64_t element_count(const Shape& shape) {
   return count;
 }
 
+// Makes the workspace ready for a register-tile kernel (the 1-D kernel or the row kernel) of
+// `bytes` of descriptors over `tiles` tiles, numbered `kernel` in the workspace's bookkeeping
+// (descriptor_layout: a workspace last used by another kernel or size is zeroed first), then
+// starts it: `launch(scratch, epoch)`.
+template <class Acc, class Launch>
+cudaError_t run_in_workspace(int kernel, std::size_t bytes, std::int64_t tiles, Workspace& workspace,
+                             cudaStream_t stream, Launch launch) {
+  std::uint32_t epoch = 0;
+  if (const cudaError_t error =
+          WorkspaceAccess::prepare(workspace, bytes, descriptor_layout<Acc>(kernel, tiles), stream, epoch);
+      error != cudaSuccess)
+    return error;
+  return launch(Scratch{WorkspaceAccess::memory(workspace).data, bytes}, epoch);
+}
+
 // The row kernel over args.n > 0 elements, its lines where `starts` says (RowStarts here,
-// SegmentStarts for segmented.cuh), in the workspace made ready for it.
+// SegmentStarts for segmented.cuh).
 template <class Args, class Starts>
 cudaError_t scan_lines(const Args& args, const Starts& starts, Workspace& workspace, cudaStream_t stream) {
   using Acc = typename Args::AccT;
-  const std::size_t bytes = RowsScan<Acc>::workspace_bytes(args.n);
-  const std::uint64_t layout = descriptor_layout<Acc>(kRowsKernel, ceil_div(args.n, RowsScan<Acc>::Config::kTileItems));
-  std::uint32_t epoch = 0;
-  if (const cudaError_t error = WorkspaceAccess::prepare(workspace, bytes, layout, stream, epoch); error != cudaSuccess)
-    return error;
-  const Scratch memory = WorkspaceAccess::memory(workspace);
-  return RowsScan<Acc>::launch(args, starts, {memory.data, bytes}, epoch, stream);
+  using Scan = RowsScan<Acc>;
+  return run_in_workspace<Acc>(kRowsKernel, Scan::workspace_bytes(args.n), ceil_div(args.n, Scan::Config::kTileItems),
+                               workspace, stream, [&](Scratch scratch, std::uint32_t epoch) {
+                                 return Scan::launch(args, starts, scratch, epoch, stream);
+                               });
 }
 
 // The row kernel over lines of `length` elements each, with their totals when args.total asks.
@@ -130,13 +144,9 @@ template <class Args>
 cudaError_t scan_flat_pairs(const Args& args, Workspace& workspace, cudaStream_t stream) {
   using Acc = typename Args::AccT;
   using Scan = TunedScan<FlatPairsConfig>;
-  const std::size_t bytes = Scan::template workspace_bytes<Acc>(args.n);
-  const std::uint64_t layout = descriptor_layout<Acc>(kFlatPairsKernel, ceil_div(args.n, FlatPairsConfig::kTileItems));
-  std::uint32_t epoch = 0;
-  if (const cudaError_t error = WorkspaceAccess::prepare(workspace, bytes, layout, stream, epoch); error != cudaSuccess)
-    return error;
-  const Scratch memory = WorkspaceAccess::memory(workspace);
-  return Scan::launch(args, {memory.data, bytes}, epoch, stream);
+  return run_in_workspace<Acc>(kFlatPairsKernel, Scan::template workspace_bytes<Acc>(args.n),
+                               ceil_div(args.n, FlatPairsConfig::kTileItems), workspace, stream,
+                               [&](Scratch scratch, std::uint32_t epoch) { return Scan::launch(args, scratch, epoch, stream); });
 }
 
 // A zipped input (zip.cuh) refuses what a pointer does, for each of its arrays.

@@ -1,18 +1,21 @@
 // scan_zoo/detail/paired_columns.cuh -- the scan down the two columns of a [length, 2] array (and
-// of each [length, 2] slab of an [outer, length, 2] one) as the row kernel's scan of `length`
-// items, each item a whole row, under the operator applied column by column.
+// of each [length, 2] slab of an [outer, length, 2] one) as a 1-D scan of `length` items, each
+// item a whole row, under the operator applied column by column.
 //
 // Why: a row of two 4-byte columns is 8 bytes, a quarter of a 32-byte sector, and the column
 // kernel (columns_kernel.cuh) moves such narrow tiles one element at a time through shared memory,
-// while a row as one item of 8 bytes is what the row kernel (rows_kernel.cuh) moves best: whole
-// 16-byte vectors straight into registers, no shared-memory staging, one descriptor a tile.
-// The slabs of a middle axis are the row kernel's rows (a line starts every `length` items).
-// Measured (bench/NOTES.md, "Narrow columns as row items: the probe"): two float32 columns ran at
-// the 1-D scan's speed as row items, well ahead of the column kernel, 3 columns (12-byte items)
-// barely ahead, and 4 or more (16-byte items and wider) behind it. So only pairs go this way,
-// of elements of at most 4 bytes. Float32 at 2^25 rows of 2 it runs at 93% of a copy on the H100
-// and 83% on the H200 ("Two columns as pairs of the row kernel"), short of the 1-D kernel's 98%
-// and 92% in the same tile shape. Forward progress: as the row kernel's.
+// while a row as one item of 8 bytes is what the register-tile kernels move best: whole 16-byte
+// vectors straight into registers, no shared-memory staging, one descriptor a tile.
+// Which kernel: one slab (outer = 1) of 8-byte pairs is a plain 1-D scan, run by the 1-D kernel
+// (tuned_kernel.cuh) in the tile the row-items probe found fastest (FlatPairsConfig below); the
+// slabs of a middle axis (outer > 1), and pairs of 1- or 2-byte elements, go to the row kernel
+// (rows_kernel.cuh), a line starting every `length` items.
+// Measured (bench/NOTES.md, "Narrow columns as row items: the probe", "Two columns as pairs of
+// the row kernel", "One slab of pairs through the 1-D kernel"): two float32 columns run at the
+// 1-D scan's speed as row items, well ahead of the column kernel; 3 columns (12-byte items) barely
+// ahead, and 4 or more (16-byte items and wider) behind it. So only pairs go this way, of
+// elements of at most 4 bytes. Forward progress: as the kernel's that runs them (blocks dispatched
+// in blockIdx.x order; a tile waits only on tiles with smaller indices).
 //
 // The operator combines the earlier row's element on the left in each column, so it stays correct
 // for every associative operator, commutative or not, with its state. The initial value stands in
@@ -31,7 +34,7 @@
 
 namespace scan_zoo::detail {
 
-// One row of a two-column array: the item the row kernel scans.
+// One row of a two-column array: the item the kernels scan.
 template <class T>
 struct alignas(2 * sizeof(T)) ColumnPair {
   T column[2];
