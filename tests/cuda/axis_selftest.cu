@@ -12,9 +12,9 @@
 //              8192 by the accumulator), a tile exactly, tiles and a bit, rows of many tiles;
 //              columns (inner > 1) from 2 to 1000 wide, odd (scalar loads) and multiples of 4
 //              (vectors), narrower than a warp's columns (lane groups), one block of them and
-//              several, one band of rows and many, one slab and several; two columns (pairs of
-//              the row kernel) shorter and longer than its tile; random shapes of each; empty
-//              lines and no lines
+//              several, one band of rows and many, one slab and several; two columns (pairs: one
+//              slab through the 1-D kernel, several through the row kernel) shorter and longer
+//              than their tile; random shapes of each; empty lines and no lines
 //   types      int32 sum (all six forms, in place and out of place), float sum, int64 max,
 //              uint32 min, bf16 -> float sum, uint8 -> int64 exclusive sum with the row totals
 //              (per-row CSR offsets), and the 2x2 matrix product (not commutative: the operand
@@ -140,9 +140,9 @@ std::vector<scan_zoo::Shape> shapes(std::mt19937_64& rng) {
       // 300000 x 3 (118 bands of 2560 rows, windows of 80) span more bands than a window, so a
       // look-back there may cross windows that hold no INCLUSIVE band.
       {1, 5, 2}, {1, 1, 3}, {2, 100, 3}, {1, 1000, 4}, {3, 65, 5}, {1, 4097, 7}, {1, 64, 16}, {2, 130, 31},
-      // Two columns of elements of at most 4 bytes go as pairs through the row kernel
-      // (paired_columns.cuh; a tile of 8-byte pairs holds 128 x 16 of them): slabs shorter than a
-      // tile and just longer, many to a tile, and of many tiles.
+      // Two columns of elements of at most 4 bytes go as pairs (paired_columns.cuh), one slab
+      // through the 1-D kernel and several through the row kernel, both in tiles of 128 x 16
+      // 8-byte pairs: slabs shorter than a tile and just longer, many to a tile, and of many tiles.
       {1, 2047, 2}, {2, 2049, 2}, {2000, 3, 2}, {1, 100000, 2}, {4, 0, 2},
       {1, 16384, 64}, {2, 300000, 3}, {1, 1000, 100}, {1, 513, 128}, {2, 200, 129}, {1, 70, 257}, {1, 2049, 1000}, {3, 0, 8},
       {0, 7, 8}};
