@@ -88,6 +88,18 @@ struct RegisterTile {
     return warp_base + (k * kWarpSize + t % kWarpSize) * V + j;
   }
 
+  // The index in the tile, counted in V-element vectors, of round k's vector of the calling thread
+  // (offset<V>(k, 0) / V), and of the same vector with the tile read backwards. Counted in
+  // vectors from the start, with no division, so that the compiler sees every round of a thread
+  // at a constant distance from its first and addresses them all from one register pair.
+  template <int V, bool Reverse>
+  __device__ __forceinline__ static int vector_index(int k) {
+    const int t = threadIdx.x;
+    const int warp_base = kWarps == 1 ? 0 : (t / kWarpSize) * (kWarpSize * Items / V);
+    const int forward = warp_base + k * kWarpSize + t % kWarpSize;
+    return Reverse ? int(kTileItems / V) - 1 - forward : forward;
+  }
+
   // A whole tile whose first element in memory is V-vector aligned goes by vectors.
   template <int V, class T>
   __device__ __forceinline__ static bool vector_path(const T* first, int valid) {
@@ -107,7 +119,7 @@ struct RegisterTile {
     if (vector_path<V>(first, valid)) {
 #pragma unroll
       for (int k = 0; k < Items / V; ++k) {
-        const int vector = Order::kReverse ? (kTileItems - offset<V>(k, 0)) / V - 1 : offset<V>(k, 0) / V;
+        const int vector = vector_index<V, Order::kReverse>(k);
         const typename Vec::Chunk chunk = Vec::load(first, vector);
 #pragma unroll
         for (int j = 0; j < V; ++j) items[k * V + j] = static_cast<Acc>(chunk.item[Order::kReverse ? V - 1 - j : j]);
@@ -131,12 +143,15 @@ struct RegisterTile {
     B seconds[Items];
     load(tile.first, valid, firsts, A{}, order);
     load(tile.second, valid, seconds, B{}, order);
+    // A whole tile (every tile but the last) needs no item's offset: none is past `valid`.
+    const bool whole = valid == kTileItems;
 #pragma unroll
     for (int k = 0; k < Items / Order::kVector; ++k)
 #pragma unroll
       for (int j = 0; j < Order::kVector; ++j) {
         const int i = k * Order::kVector + j;
-        items[i] = offset<Order::kVector>(k, j) < valid ? static_cast<Acc>(Zip<A, B>{firsts[i], seconds[i]}) : pad;
+        items[i] = whole || offset<Order::kVector>(k, j) < valid ? static_cast<Acc>(Zip<A, B>{firsts[i], seconds[i]})
+                                                                 : pad;
       }
   }
 
@@ -150,7 +165,7 @@ struct RegisterTile {
     if (vector_path<V>(first, valid)) {
 #pragma unroll
       for (int k = 0; k < Items / V; ++k) {
-        const int vector = Order::kReverse ? (kTileItems - offset<V>(k, 0)) / V - 1 : offset<V>(k, 0) / V;
+        const int vector = vector_index<V, Order::kReverse>(k);
         typename Vec::Chunk chunk;
 #pragma unroll
         for (int j = 0; j < V; ++j) chunk.item[Order::kReverse ? V - 1 - j : j] = static_cast<Out>(items[k * V + j]);
