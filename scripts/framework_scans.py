@@ -72,6 +72,7 @@ Usage:
 SIZES as the binaries take N: 1048576, 64K, 16M, 1G, 2^20, 2^24-1, comma lists.
 """
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -373,6 +374,11 @@ class Jax:
     FLUSH_L2_BYTES = 64 << 20  # JAX reports no L2 size: the largest measured GPU's (H200, 60 MB), rounded up
 
     def __init__(self):
+        # XLA takes 75% of the GPU's memory when it starts, unless told otherwise: beside other
+        # processes on the same GPU (the test suite's workers, a user's job) that starves them
+        # (torch and api_selftest ran out of memory beside it on an H200). Allocate as we go,
+        # unless the caller chose.
+        os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
         try:
             import jax
             import jax.numpy as jnp
