@@ -69,7 +69,7 @@
 // contiguous and the 32 lanes of a warp publish or poll one 256-byte run. A count of digit d in a
 // prefix of tiles can reach N: below N = 2^32 it is 32-bit and the descriptor is tile_state.cuh's
 // PackedTileState64 (status, epoch and count in one 64-bit word, dense); from 2^32 on it is
-// 64-bit and the descriptor the PackedTileState128 pair (the count's halves in two words, each
+// 64-bit and the descriptor PackedTileStatePieces (the count's halves in two words, each
 // with the whole tag; believed when the tags agree).
 // Memory model (tile_state.cuh): every descriptor word is published by atomic exchange and polled
 // with relaxed atomics: the count travels in the word of its flag, and a tile's output depends
@@ -179,7 +179,7 @@ using BlockScan = zoo::WarpBlockScan<kThreads, zoo::ShuffleWarpScan>;
 // pair of words from N = 2^32 on. Dense (stride 1): a tile's 256 descriptors are contiguous.
 template <class Count>
 using State = std::conditional_t<sizeof(Count) == 4, zoo::PackedTileState64<Count, zoo::DescriptorSync::Relaxed, 1>,
-                                 zoo::PackedTileState128<Count, 1>>;
+                                 zoo::PackedTileStatePieces<Count, 1>>;
 template <class Count>
 using Descriptors = zoo::EpochTileState<State<Count>>;
 

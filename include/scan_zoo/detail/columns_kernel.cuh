@@ -146,7 +146,7 @@ struct ColumnGeometry {
 };
 
 // The descriptors of the column scan: per tile and column, that column's value as kWords 32-bit
-// pieces, each in a 64-bit word beside the tagged status (tile_state.cuh's PackedTileState128,
+// pieces, each in a 64-bit word beside the tagged status (tile_state.cuh's PackedTileStatePieces,
 // for a value of any size). A reader believes a column's value only when the tags of its words
 // agree (same status, same epoch: a tile publishes AGGREGATE once and INCLUSIVE once a run), so
 // every access is a relaxed atomic on one word, the value travels with its flag, and a reader

@@ -25,9 +25,10 @@
 //                         Published by exchange, dense words (1) are the faster layout on the
 //                         H100 and the H200, and the tuned scan uses them (bench/NOTES.md,
 //                         "Publishing by exchange").
-//   PackedTileState128<T> an 8-byte value's two halves, each in a 64-bit word beside the same
-//                         tagged status; a reader believes the pair only when the two tags agree.
-//                         Relaxed, like the 64-bit word. 8-byte T.
+//   PackedTileStatePieces<T> a value of 8 to 32 bytes in 32-bit pieces, each in a 64-bit word
+//                         beside the same tagged status; a reader believes the pieces only when
+//                         all their tags agree. Relaxed, like the 64-bit word. int64, double, a
+//                         row of a few floats.
 //   TwoFieldTileState<T>  a 32-bit status (and epoch) word and separate value slots, ordered
 //                         by release / acquire: the value is stored first, then the status
 //                         with release; a reader loads the status with acquire, then the value. AGGREGATE and
@@ -169,54 +170,68 @@ struct PackedTileState64 : DescriptorOrders<Sync> {
   }
 };
 
-// A 64-bit value in two such words, each its 32-bit half beside the same tagged status: a
-// reader loads both and believes them only when the two tags agree (same status, same epoch);
-// two that disagree are a publish caught half done (an AGGREGATE half beside an INCLUSIVE one,
-// or one half not yet out) and read as INVALID, so the look-back polls again. Every access is a
-// relaxed atomic on one 64-bit word, as in PackedTileState64, and the value still travels with
-// its flag: no acquire, no second round trip for the value. The pair is 16 bytes, aligned, so
-// both words come from one sector. 8-byte T (int64, uint64, double): what CUB does with one
-// 16-byte word, without assuming that a 16-byte access is indivisible, which the PTX memory
-// model does not promise.
+// A value of 4k bytes (k from 2 to 8: int64, double, a row of 3 to 8 floats) in k such words,
+// each a 32-bit piece beside the same tagged status: a reader loads them all and believes them
+// only when every tag agrees (same status, same epoch); tags that disagree are a publish caught
+// half done (an AGGREGATE piece beside an INCLUSIVE one, or a piece not yet out) and read as
+// INVALID, so the look-back polls again. Every access is a relaxed atomic on one 64-bit word, as
+// in PackedTileState64, and the value still travels with its flag: no acquire, no second round
+// trip for the value (each status is published once per tile and run, with one value, so pieces
+// with one tag are pieces of one publish). The words are read two at a time (16-byte loads, so a
+// descriptor takes an even number of words), and a descriptor of up to 4 words lies in one
+// 32-byte sector. What CUB does for 8-byte values with one 16-byte word, without assuming that a
+// 16-byte access is indivisible, which the PTX memory model does not promise.
 template <class T, int Stride = 1, Publish How = Publish::Exchange>
-struct PackedTileState128 : DescriptorOrders<DescriptorSync::Relaxed> {
+struct PackedTileStatePieces : DescriptorOrders<DescriptorSync::Relaxed> {
+  static constexpr int kPieces = int(sizeof(T) / 4);
   static constexpr const char* kUnsupported =
-      sizeof(T) == 8 ? nullptr : "the paired 64-bit descriptor holds 64-bit values only";
-  // 16-byte pairs from one descriptor to the next: dense, or one descriptor per 32-byte sector
-  // (as PackedTileState64's Stride 4).
-  static constexpr int kPairStride = Stride == 1 ? 1 : 2;
+      sizeof(T) % 4 == 0 && kPieces >= 2 && kPieces <= 8
+          ? nullptr
+          : "the pieced descriptor holds values of 8 to 32 bytes, a multiple of 4";
+  // Words from one descriptor to the next: dense (rounded up to the 16-byte loads), or one
+  // descriptor per 32-byte sector at least (as PackedTileState64's Stride 4).
+  static constexpr int kWordsPerTile = Stride == 1 ? (kPieces + 1) / 2 * 2 : (kPieces + 3) / 4 * 4;
   unsigned long long* words = nullptr;
   std::uint32_t epoch = 0;
 
   void layout(ScratchCarver& carver, std::int64_t tiles) {
-    words = carver.take<unsigned long long>(static_cast<std::size_t>(tiles) * 2 * kPairStride);
+    words = carver.take<unsigned long long>(static_cast<std::size_t>(tiles) * kWordsPerTile);
   }
   __device__ void publish(std::int64_t tile, std::uint32_t status, T value) const {
-    unsigned long long bits;
-    memcpy(&bits, &value, sizeof bits);
+    std::uint32_t pieces[kPieces];
+    memcpy(pieces, &value, sizeof pieces);
     const unsigned long long tag = static_cast<unsigned long long>(tagged_status(status, epoch)) << 32;
-    unsigned long long* pair = words + 2 * kPairStride * tile;
-    publish_word<How>(pair[0], tag | (bits & 0xFFFFFFFFull), kStore);
-    publish_word<How>(pair[1], tag | (bits >> 32), kStore);
+    unsigned long long* descriptor = words + kWordsPerTile * tile;
+#pragma unroll
+    for (int p = 0; p < kPieces; ++p) publish_word<How>(descriptor[p], tag | pieces[p], kStore);
   }
   __device__ TileView<T> read(std::int64_t tile) const {
-    // Both words in one 16-byte load, each of its two 64-bit elements a relaxed device-scope
-    // read (cuda::atomic_ref has no vector load, hence the PTX).
-    const unsigned long long* pair = words + 2 * kPairStride * tile;
-    unsigned long long low, high;
-    asm volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];" : "=l"(low), "=l"(high) : "l"(pair) : "memory");
-    const std::uint32_t tag = static_cast<std::uint32_t>(low >> 32);
+    // Two words a 16-byte load, each of its two 64-bit elements a relaxed device-scope read
+    // (cuda::atomic_ref has no vector load, hence the PTX).
+    const unsigned long long* descriptor = words + kWordsPerTile * tile;
+    unsigned long long loaded[(kPieces + 1) / 2 * 2];
+#pragma unroll
+    for (int p = 0; p < kPieces; p += 2)
+      asm volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];"
+                   : "=l"(loaded[p]), "=l"(loaded[p + 1]) : "l"(descriptor + p) : "memory");
+    const std::uint32_t tag = static_cast<std::uint32_t>(loaded[0] >> 32);
+    bool agree = true;
+    std::uint32_t pieces[kPieces];
+#pragma unroll
+    for (int p = 0; p < kPieces; ++p) {
+      agree = agree && static_cast<std::uint32_t>(loaded[p] >> 32) == tag;
+      pieces[p] = static_cast<std::uint32_t>(loaded[p]);
+    }
     TileView<T> view;
-    view.status = tag == static_cast<std::uint32_t>(high >> 32) ? status_in_epoch(tag, epoch) : std::uint32_t(kTileInvalid);
-    const unsigned long long bits = (high << 32) | (low & 0xFFFFFFFFull);
-    memcpy(&view.value, &bits, sizeof bits);
+    view.status = agree ? status_in_epoch(tag, epoch) : std::uint32_t(kTileInvalid);
+    memcpy(&view.value, pieces, sizeof pieces);
     return view;
   }
 };
 
 // A value slot of a descriptor whose status lives in another word (TwoFieldTileState below; the
 // column scan's descriptors, columns_kernel.cuh, carry the status in every word instead, as
-// PackedTileState128 does): written once per run, before the release of its status, and
+// PackedTileStatePieces does): written once per run, before the release of its status, and
 // read only after an acquire of that status, so the accesses are ordered (happens-before)
 // whatever T is. Numbers of 4 and 8 bytes still go through relaxed atomics, as every
 // inter-block access of the zoo does where it can; any other trivially copyable T (a 2x2

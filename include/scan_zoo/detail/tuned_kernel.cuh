@@ -93,13 +93,14 @@ struct TunedConfig {
   static constexpr Aggregate kAggregate = When;
 
   using Tile = RegisterTile<Threads, Items>;
-  // 32-bit values share one 64-bit word with their status; 64-bit values (int64, double) take
-  // two such words, a half in each; any other T (a user's struct) gets the two-field descriptor,
-  // a status word and value slots (tile_state.cuh).
+  // 32-bit values share one 64-bit word with their status; values of 8 to 32 bytes in 4-byte
+  // pieces (int64, double, a row of a few floats) take one such word a piece; any other T (a
+  // user's struct) gets the two-field descriptor, a status word and value slots (tile_state.cuh).
   template <class T>
   using State = std::conditional_t<
       sizeof(T) == 4, PackedTileState64<T, DescriptorSync::Relaxed, Stride, How>,
-      std::conditional_t<sizeof(T) == 8, PackedTileState128<T, Stride, How>, TwoFieldTileState<T, How>>>;
+      std::conditional_t<PackedTileStatePieces<T>::kUnsupported == nullptr, PackedTileStatePieces<T, Stride, How>,
+                         TwoFieldTileState<T, How>>>;
   using Backoff = SleepBackoff<SleepNs, SleepNs / 2>;
   template <class T>
   using Lookback = WarpLookback<State<T>, Backoff, PerLane>;
