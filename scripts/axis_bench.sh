@@ -16,7 +16,7 @@
 #   rows of 1024                64 x 1024 (the in-between shape) .. 2^18 x 1024
 #   rows of 32768               64, 512 and 4096 rows
 #   rows of 131072, 262144      8, 64 and 512 rows (the table)
-#   2, 3, 8 columns             2^20 .. 2^26 elements
+#   2, 3, 4, 8 columns          2^20 .. 2^26 elements
 #   64 columns                  2^14, 2^17 (the 131072 x 64) and 2^20 rows
 #   512 columns                 2^12, 2^15 and 2^18 rows (the 262144 x 512)
 #   4096 columns                2^8, 2^12 and 2^14 rows
@@ -48,7 +48,7 @@ mkdir -p "$out_dir"
 sizes_of() {
   case $1:$2 in
     length:3|columns:3) echo 3145728,12582912,50331648 ;;
-    length:32|length:128|columns:2|columns:8) echo 2^20,2^22,2^24,2^26 ;;
+    length:32|length:128|columns:2|columns:4|columns:8) echo 2^20,2^22,2^24,2^26 ;;
     length:1024) echo 2^16,2^20,2^22,2^24,2^26,2^28 ;;
     length:32768|length:262144) echo 2^21,2^24,2^27 ;;
     length:131072) echo 2^20,2^23,2^26 ;;

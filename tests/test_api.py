@@ -24,7 +24,9 @@ def test_api_selftest(gpu, seed):
     context = f"seed {seed}\n{result.stdout[-4000:]}\n{result.stderr[-2000:]}"
     assert result.returncode == 0, context
     passed = re.findall(r"^PASS ", result.stdout, re.M)
-    assert len(passed) >= 7 * 10 * 4 + 8 and "api_selftest: 0 failed" in result.stdout, context
+    assert len(passed) >= 9 * 10 * 4 + 8 and "api_selftest: 0 failed" in result.stdout, context
+    # The 3x3 matrices, the one type whose descriptors are a status word and value slots.
+    assert len(re.findall(r"^PASS sizes mat3x3 ", result.stdout, re.M)) == 10 * 4, context
     # Every shipped configuration x (6 types x 3 operators + 2 structs), each line 20 of 20.
     configs = re.findall(r"^PASS config (\d+) (\S+) (\S+): 20/20$", result.stdout, re.M)
     assert len(configs) == 16 * 20, f"{len(configs)} configuration lines passed\n{context}"
@@ -47,19 +49,19 @@ def test_api_forms_selftest(gpu, seed):
 
 
 def test_axis_selftest(gpu, seed):
-    """Scans along an axis (include/scan_zoo/axis.cuh): 56 shapes (50 listed, 6 random), rows from
+    """Scans along an axis (include/scan_zoo/axis.cuh): 61 shapes (55 listed, 6 random), rows from
     shorter than a vector to many tiles long and columns from 2 to 1000 wide, 21 checks a shape
     (the int32 sum in six forms, in and out of place; float, int64, uint32, bf16 -> float,
     uint8 -> int64 with line totals, the 2x2 matrix product in two forms, an operator with state,
-    an initial value in device memory), two columns off a pair's alignment, caller memory of
+    an initial value in device memory), two and four columns off a row's alignment, caller memory of
     workspace_bytes(shape) (two shapes, two rounds each, and an int64 input into int32 sums in
     workspace_bytes<int32, int64>), and the refusals (tests/cuda/axis_selftest.cu)."""
     result = run([TEST_BIN / "axis_selftest", "--seed", seed], timeout=900)
     context = f"seed {seed}\n{result.stdout[-4000:]}\n{result.stderr[-2000:]}"
     assert result.returncode == 0 and "axis_selftest: 0 failed" in result.stdout, context
     passed = re.findall(r"^PASS ", result.stdout, re.M)
-    shapes, checks_per_shape, unaligned_pairs, caller_workspace, refusals = 56, 21, 1, 6, 4
-    expected = shapes * checks_per_shape + unaligned_pairs + caller_workspace + refusals
+    shapes, checks_per_shape, unaligned_rows, caller_workspace, refusals = 61, 21, 2, 6, 4
+    expected = shapes * checks_per_shape + unaligned_rows + caller_workspace + refusals
     assert len(passed) == expected, f"{len(passed)} checks passed, {expected} expected\n{context}"
 
 

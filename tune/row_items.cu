@@ -3,7 +3,7 @@
 // register tiles, warp 0's look-back beside the block's scan, over rows), in every configuration
 // of the shipped table, beside the library's scan along the first axis and a copy of the same
 // bytes. Every result is checked against the harness's column reference before it is timed.
-// It decided which column counts go as row items (include/scan_zoo/detail/paired_columns.cuh):
+// It decided which column counts go as row items (include/scan_zoo/detail/narrow_columns.cuh):
 // bench/NOTES.md, "Scans along an axis". Not part of `make`.
 //
 //   make row-items && build/tune/row_items 2^26,2^24,2^20 --columns C   (C in 2, 3, 4, 8, 16)

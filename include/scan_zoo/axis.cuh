@@ -38,9 +38,9 @@
 // starting every `length` elements; so the one-launch look-back kernel of scan.cuh runs over the
 // flattened array, with tiles that ignore where rows end (every tile whole and aligned, short
 // rows or long), and the look-back stopping at the nearest tile that holds a row start.
-// Two columns of elements of at most 4 bytes (inner = 2, detail/paired_columns.cuh): each row one
-// item, the operator applied column by column; one slab of them is scan.cuh's 1-D kernel, the
-// slabs of a middle axis the row kernel's rows.
+// Two to four columns (inner = 2, 3, 4, detail/narrow_columns.cuh): each row one item, the
+// operator applied column by column; one slab of them is scan.cuh's 1-D kernel, and the slabs of
+// a middle axis, for two columns, the row kernel's rows.
 // Columns (inner > 1, detail/columns_kernel.cuh): tiles of rows x columns copied into shared
 // memory a row at a time, each thread scanning its columns down a chunk of rows there, and a
 // look-back down the bands of each column block whose descriptors hold a value per column.
@@ -53,7 +53,7 @@
 #include <cstdint>
 
 #include "detail/columns_kernel.cuh"
-#include "detail/paired_columns.cuh"
+#include "detail/narrow_columns.cuh"
 #include "detail/rows_kernel.cuh"
 #include "scan.cuh"
 
@@ -135,17 +135,18 @@ cudaError_t scan_rows(const Args& args, std::int64_t length, Workspace& workspac
                     : scan_lines(args, RowStarts<false>{length}, workspace, stream);
 }
 
-// The number the flat pairs' descriptors go by in the workspace's bookkeeping: after the row and
-// column kernels'.
-inline constexpr int kFlatPairsKernel = TunedDispatch::kConfigCount + 2;
+// The number the descriptors of one slab of rows as items go by in the workspace's bookkeeping:
+// after the row and column kernels'.
+inline constexpr int kFlatRowsKernel = TunedDispatch::kConfigCount + 2;
 
-// One slab of two columns as the 1-D kernel's scan of its pairs (paired_columns.cuh).
+// One slab of two to four columns as the 1-D kernel's scan of its rows (narrow_columns.cuh).
 template <class Args>
-cudaError_t scan_flat_pairs(const Args& args, Workspace& workspace, cudaStream_t stream) {
+cudaError_t scan_flat_rows(const Args& args, Workspace& workspace, cudaStream_t stream) {
   using Acc = typename Args::AccT;
-  using Scan = TunedScan<FlatPairsConfig>;
-  return run_in_workspace<Acc>(kFlatPairsKernel, Scan::template workspace_bytes<Acc>(args.n),
-                               ceil_div(args.n, FlatPairsConfig::kTileItems), workspace, stream,
+  using Config = FlatRowsConfig<Acc::kColumns>;
+  using Scan = TunedScan<Config>;
+  return run_in_workspace<Acc>(kFlatRowsKernel, Scan::template workspace_bytes<Acc>(args.n),
+                               ceil_div(args.n, Config::kTileItems), workspace, stream,
                                [&](Scratch scratch, std::uint32_t epoch) { return Scan::launch(args, scratch, epoch, stream); });
 }
 
@@ -171,12 +172,18 @@ cudaError_t scan_along(typename InputPointer<In>::type in, Out* out, const Shape
     const ScanFront<Acc> front = front_of<Acc>(initial, op);
     if (n == 0) return write_fronts(front, op, options.total, lines, stream);
     const ScanArgs<In, Out, Acc, Op, Reverse> args{in, out, n, kind == ScanKind::Exclusive, front, op, options.total};
-    if constexpr (kPairable<In, Out, Acc>)
-      if (shape.inner == 2 && pairable(args)) {
-        if constexpr (kFlatPairs<Acc>)
-          if (shape.outer == 1) return scan_flat_pairs(as_pairs(args), workspace, stream);
-        return scan_rows(as_pairs(args), shape.length, workspace, stream);
+    if constexpr (kRowItems<In, Out, Acc, 2>)
+      if (shape.inner == 2 && rows_as_items<2>(args)) {
+        if constexpr (kFlatRows<Acc, 2>)
+          if (shape.outer == 1) return scan_flat_rows(as_rows<2>(args), workspace, stream);
+        return scan_rows(as_rows<2>(args), shape.length, workspace, stream);
       }
+    if constexpr (kRowItems<In, Out, Acc, 3>)
+      if (shape.inner == 3 && shape.outer == 1 && rows_as_items<3>(args))
+        return scan_flat_rows(as_rows<3>(args), workspace, stream);
+    if constexpr (kRowItems<In, Out, Acc, 4>)
+      if (shape.inner == 4 && shape.outer == 1 && rows_as_items<4>(args))
+        return scan_flat_rows(as_rows<4>(args), workspace, stream);
     if (shape.inner > 1) {
       const ColumnGeometry g = columns_geometry<In, Out, Acc>(shape, in, out);
       if (g.tiles() > INT32_MAX) return cudaErrorInvalidValue;  // a grid of more blocks than CUDA launches
@@ -256,10 +263,17 @@ std::size_t workspace_bytes(const Shape& shape) {
   std::size_t most = 0;
   if constexpr (detail::kPairableSize<Acc>)
     if (shape.inner == 2) {
-      most = detail::RowsScan<detail::ColumnPair<Acc>>::workspace_bytes(n / 2);
-      const std::size_t flat = detail::TunedScan<detail::FlatPairsConfig>::workspace_bytes<detail::ColumnPair<Acc>>(n / 2);
+      most = detail::RowsScan<detail::ColumnRow<Acc, 2>>::workspace_bytes(n / 2);
+      const std::size_t flat =
+          detail::TunedScan<detail::FlatRowsConfig<2>>::workspace_bytes<detail::ColumnRow<Acc, 2>>(n / 2);
       most = flat > most ? flat : most;
     }
+  if constexpr (sizeof(Acc) == 4) {
+    if (shape.inner == 3)
+      most = detail::TunedScan<detail::FlatRowsConfig<3>>::workspace_bytes<detail::ColumnRow<Acc, 3>>(n / 3);
+    if (shape.inner == 4)
+      most = detail::TunedScan<detail::FlatRowsConfig<4>>::workspace_bytes<detail::ColumnRow<Acc, 4>>(n / 4);
+  }
   for (const int vector : {1, 2, 4, 8, 16}) {
     const auto g = detail::ColumnGeometry::make<detail::ColumnsDefaultConfig>(shape.outer, shape.length, shape.inner,
                                                                               vector, detail::kColumnsElementBytes<In, Acc>);

@@ -92,9 +92,10 @@
 //     (scans of one workspace in one stream may follow each other freely).
 //   - Each scan takes the next epoch (30 bits); when they run out, after 2^30 - 1 scans, the
 //     memory is zeroed again (one memset) and counting restarts. A scan whose descriptors lie
-//     differently from the previous scan's also zeroes it first: a change of accumulator size,
-//     for an Acc that is not 32- or 64-bit a change of tile count (detail::descriptor_layout),
-//     and a change between the 1-D or row kernels and the column kernel (axis.cuh).
+//     differently from the previous scan's also zeroes it first: to or from an Acc
+//     of more than 32 bytes or not a multiple of 4 (status words and value slots), and for such
+//     an Acc a change of size, kernel or tile count (detail::descriptor_layout); and a change
+//     between the 1-D or row kernels and the column kernel (axis.cuh).
 //   - A failed call leaves the workspace usable: an epoch is never reused, even by a call whose
 //     launch failed.
 // Forward progress: tiles wait only on tiles with smaller indices and rely on blocks being
@@ -280,16 +281,16 @@ struct WorkspaceAccess {
   static std::uint32_t last_epoch(const Workspace& w) { return w.book_.epoch; }
 };
 
-// Which bytes of the workspace a scan reads as status words. The descriptors of 32- and 64-bit T
-// are 64-bit words, each a tagged status in its high half beside (part of) a value, so any word
-// a later scan reads is a descriptor of some epoch: one layout for every configuration and N.
-// Other types have a status word per tile followed by value slots, so a scan with another
-// configuration or tile count could read an earlier scan's value bits as a status, and must
-// start from zeroed memory.
+// Which bytes of the workspace a scan reads as status words. The descriptors of T of 4 bytes, and
+// of 8 to 32 bytes in 4-byte pieces, are 64-bit words, each a tagged status in its high half
+// beside a value or a piece of one (tile_state.cuh), so any word a later scan reads is a
+// descriptor of some epoch: one layout for every configuration, N and such T. Other types have a
+// status word per tile followed by value slots, so a scan with another configuration or tile
+// count could read an earlier scan's value bits as a status, and must start from zeroed memory.
 // `kernel`: the configuration of the table, or another number for another kernel (axis.cuh).
 template <class T>
 std::uint64_t descriptor_layout(int kernel, std::int64_t tiles) {
-  if (sizeof(T) == 4 || sizeof(T) == 8) return 1;
+  if (sizeof(T) == 4 || PackedTileStatePieces<T>::kUnsupported == nullptr) return 1;
   return (static_cast<std::uint64_t>(tiles) << 24) ^ (std::uint64_t(kernel) << 16) ^ (sizeof(T) << 1);
 }
 

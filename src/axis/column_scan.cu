@@ -24,15 +24,16 @@
 // Forward progress: a tile waits only on the bands above it, smaller tile indices (blocks
 // dispatched in blockIdx.x order, as the tuned scan and CUB rely on).
 //
-// Two columns of elements of at most 4 bytes take another road in the library: each row is one
-// 8-byte item of the row kernel's scan (include/scan_zoo/detail/paired_columns.cuh), the operator
-// applied column by column, which moves 16-byte vectors straight through registers where the
-// column kernel would stage single elements (bench/NOTES.md, "Scans along an axis").
+// Two to four columns take another road in the library: each row is one item (8 to 16 bytes) of
+// the 1-D kernel's scan, or for two columns of a middle axis the row kernel's
+// (include/scan_zoo/detail/narrow_columns.cuh), the operator applied column by column, which moves
+// whole vectors straight through registers where the column kernel would stage single elements
+// (bench/NOTES.md, "Scans along an axis").
 //
 // Constraints: every type, operator and mode; any shape (N a whole number of rows: --columns C,
 // default one column of N); in place. 16-byte vectors where C is a multiple of the vector's
 // elements and leaves a lane group two lanes, else half of that where it does, else single
-// elements (float32: 4 and 6 columns go by pairs, 3 one by one; 2 as row items, above). One tile configuration
+// elements (float32: 4 and 6 columns go by pairs, 3 one by one; 2 to 4 as row items where they can, above). One tile configuration
 // (256 threads, 192 bytes a thread of the wider of input and accumulator, groups of at most 8
 // lanes, 4 blocks an SM).
 //

@@ -33,8 +33,8 @@
 // dispatching blocks in blockIdx.x order (NVIDIA GPUs do; CUB relies on it too).
 //
 // Constraints: any N (up to 2^31 - 1 tiles, the grid's limit); every type, operator and mode
-// (32-bit elements use the packed descriptor, 64-bit ones a pair of them, others the two-field
-// one). This binary is a thin
+// (32-bit elements use the packed descriptor, elements of 8 to 32 bytes one packed word a
+// 4-byte piece, others the two-field one). This binary is a thin
 // user of the library API, include/scan_zoo/scan.cuh: it times what a user's call runs.
 //
 // In the charts: the zoo's fastest variant, against CUB and memcpy on each GPU (README, "The

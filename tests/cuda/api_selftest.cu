@@ -7,7 +7,8 @@
 // Checks, each printed as "PASS name" or "FAIL name: why"; exit 0 only if all pass:
 //   sizes      0, 1, tile - 1, tile, tile + 1, 2 tiles + 1, three random sizes, 2^20 + 7, for
 //              int32, uint32, int64, uint64, float, double, a 2x2 matrix product (a
-//              non-commutative operator of a 16-byte type) and the rectangular band (a
+//              non-commutative operator of a 16-byte type), a 3x3 one (36 bytes: the two-field
+//              descriptors; every smaller type's are tagged words) and the rectangular band (a
 //              non-commutative operator without an identity, through scan_zoo::AdjoinIdentity, of
 //              a 12-byte type); inclusive, and exclusive with an initial value; out of place and
 //              in place
@@ -70,6 +71,10 @@ template <class T>
 T random_value(std::mt19937_64& rng) {
   if constexpr (std::is_same_v<T, Mat2>) {
     return {std::uint32_t(rng()), std::uint32_t(rng()), std::uint32_t(rng()), std::uint32_t(rng())};
+  } else if constexpr (std::is_same_v<T, Mat3>) {
+    Mat3 x;
+    for (auto& entry : x.m) entry = std::uint32_t(rng());
+    return x;
   } else if constexpr (std::is_same_v<T, Band>) {
     if (rng() % 8 == 0) return Band{};  // an absent element (the identity) now and then
     return {{std::uint32_t(rng()), std::uint32_t(rng())}, true};
@@ -89,6 +94,7 @@ const char* type_name() {
   else if constexpr (std::is_same_v<T, float>) return "float32";
   else if constexpr (std::is_same_v<T, double>) return "float64";
   else if constexpr (std::is_same_v<T, Mat2>) return "mat2x2";
+  else if constexpr (std::is_same_v<T, Mat3>) return "mat3x3";
   else return "band+identity";
 }
 
@@ -128,7 +134,7 @@ std::string first_difference(const std::vector<T>& got, const std::vector<T>& wa
 
 template <class T>
 T initial_value(std::mt19937_64& rng) {
-  if constexpr (std::is_same_v<T, Mat2> || std::is_same_v<T, Band>) return random_value<T>(rng);
+  if constexpr (std::is_same_v<T, Mat2> || std::is_same_v<T, Mat3> || std::is_same_v<T, Band>) return random_value<T>(rng);
   else return T(7);
 }
 
@@ -403,6 +409,7 @@ int main(int argc, char** argv) {
   check_sizes<float, scan_zoo::Plus>(rng);
   check_sizes<double, scan_zoo::Plus>(rng);
   check_sizes<Mat2, Mat2Product>(rng);
+  check_sizes<Mat3, Mat3Product>(rng);
   check_sizes<Band, BandOp>(rng);
   check_every_config_and_operator<std::int32_t>(rng);
   check_every_config_and_operator<std::uint32_t>(rng);

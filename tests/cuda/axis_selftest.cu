@@ -13,15 +13,17 @@
 //              columns (inner > 1) from 2 to 1000 wide, odd (scalar loads) and multiples of 4
 //              (vectors), narrower than a warp's columns (lane groups), one block of them and
 //              several, one band of rows and many, one slab and several; two columns (pairs: one
-//              slab through the 1-D kernel, several through the row kernel) shorter and longer
-//              than their tile; random shapes of each; empty lines and no lines
+//              slab through the 1-D kernel, several through the row kernel) and one slab of three
+//              and four (rows through the 1-D kernel) shorter and longer than their tile; random
+//              shapes of each; empty lines and no lines
 //   types      int32 sum (all six forms, in place and out of place), float sum, int64 max,
 //              uint32 min, bf16 -> float sum, uint8 -> int64 exclusive sum with the row totals
 //              (per-row CSR offsets), and the 2x2 matrix product (not commutative: the operand
-//              order; a 16-byte type: the two-field descriptors), uint32 sums modulo a prime
+//              order; a 16-byte type: descriptors of four tagged words), uint32 sums modulo a prime
 //              (an operator with state)
 //   forms      an initial value in device memory, written by a kernel just before the scan;
-//              two columns one element off a pair's alignment (the column kernel, not pairs)
+//              two and four columns one element off a row's alignment (the column kernel, not
+//              rows as items)
 //   workspace  a column scan in caller memory of workspace_bytes<Acc>(shape) (and <Acc, In>(shape)
 //              for an input wider than the accumulator)
 //   refusals   a negative extent, an element count past 2^63 - 1, a forced configuration, in ==
@@ -140,10 +142,14 @@ std::vector<scan_zoo::Shape> shapes(std::mt19937_64& rng) {
       // 300000 x 3 (118 bands of 2560 rows, windows of 80) span more bands than a window, so a
       // look-back there may cross windows that hold no INCLUSIVE band.
       {1, 5, 2}, {1, 1, 3}, {2, 100, 3}, {1, 1000, 4}, {3, 65, 5}, {1, 4097, 7}, {1, 64, 16}, {2, 130, 31},
-      // Two columns of elements of at most 4 bytes go as pairs (paired_columns.cuh), one slab
+      // Two columns of elements of at most 4 bytes go as pairs (narrow_columns.cuh), one slab
       // through the 1-D kernel and several through the row kernel, both in tiles of 128 x 16
       // 8-byte pairs: slabs shorter than a tile and just longer, many to a tile, and of many tiles.
       {1, 2047, 2}, {2, 2049, 2}, {2000, 3, 2}, {1, 100000, 2}, {4, 0, 2},
+      // One slab of three or four columns of 4-byte elements goes as rows through the 1-D kernel
+      // (tiles of 128 x 8 rows): shorter than a tile, just longer, many tiles; several slabs of
+      // four stay in the column kernel.
+      {1, 1023, 3}, {1, 300001, 3}, {1, 1025, 4}, {1, 200003, 4}, {3, 5000, 4},
       {1, 16384, 64}, {2, 300000, 3}, {1, 1000, 100}, {1, 513, 128}, {2, 200, 129}, {1, 70, 257}, {1, 2049, 1000}, {3, 0, 8},
       {0, 7, 8}};
   for (int i = 0; i < 3; ++i) {
@@ -234,10 +240,9 @@ void check_refusals() {
          cudaErrorInvalidValue, "in == out with 2-byte input and 4-byte output");
 }
 
-// Two columns whose pointers are one element off a pair's alignment cannot go as pairs
-// (paired_columns.cuh): the column kernel takes them, with the same results.
-void check_unaligned_pairs(std::mt19937_64& rng) {
-  const scan_zoo::Shape shape{2, 5000, 2};
+// Two or four columns whose pointers are one element off a row's alignment cannot go as rows
+// (narrow_columns.cuh): the column kernel takes them, with the same results.
+void check_unaligned_rows(std::mt19937_64& rng, const scan_zoo::Shape& shape) {
   const std::int64_t n = shape.outer * shape.length * shape.inner;
   const auto ints = generate<std::int32_t>(n, [&] { return std::int32_t(rng()); });
   std::vector<std::int32_t> want(n), got(n);
@@ -257,7 +262,10 @@ void check_unaligned_pairs(std::mt19937_64& rng) {
   std::string why = error != cudaSuccess ? std::string("returned ") + cudaGetErrorString(error) : "";
   for (std::int64_t e = 0; e < n && why.empty(); ++e)
     if (got[e] != want[e]) why = "first wrong element at index " + std::to_string(e);
-  report(why.empty(), "shapes int32 sum inclusive, two columns one element off a pair's alignment [2, 5000, 2]", why);
+  report(why.empty(),
+         "shapes int32 sum inclusive, " + std::to_string(shape.inner) + " columns one element off a row's alignment [" +
+             std::to_string(shape.outer) + ", " + std::to_string(shape.length) + ", " + std::to_string(shape.inner) + "]",
+         why);
 }
 
 // A column scan in caller memory of exactly workspace_bytes<Acc>(shape), twice (the second reuses
@@ -357,7 +365,8 @@ int main(int argc, char** argv) {
     check_large(rng, only);
   } else {
     check_shapes_and_forms(rng);
-    check_unaligned_pairs(rng);
+    check_unaligned_rows(rng, {2, 5000, 2});
+    check_unaligned_rows(rng, {1, 5000, 4});
     check_caller_workspace(rng);
     check_refusals();
   }

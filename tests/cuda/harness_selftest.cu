@@ -25,9 +25,13 @@
 
 namespace {
 
-// A 16-byte element (a 2x2 matrix, say): the two-field descriptors' workspace.
+// A 16-byte element (a 2x2 matrix, say): a descriptor of four tagged words. A 36-byte one (a 3x3
+// matrix): the two-field descriptors, a status word and value slots.
 struct SixteenBytes {
   std::uint32_t words[4];
+};
+struct ThirtySixBytes {
+  std::uint32_t words[9];
 };
 
 using zoo::ScanKind;
@@ -381,6 +385,16 @@ const std::vector<std::pair<std::string, std::function<void()>>> kTests = {
        const WorkspaceBook failed_memset{4096, true, false, 5, 1};
        plan = plan_scan(failed_memset, 4096, 1);
        expect(plan.zero && plan.epoch == 6, "after a failed zeroing: zero again, never reuse an epoch");
+       // Descriptors of tagged words (4 bytes, or 8 to 32 in 4-byte pieces) share one layout;
+       // status words with value slots (36 bytes) lie by kernel and tile count.
+       using scan_zoo::detail::descriptor_layout;
+       expect(descriptor_layout<float>(0, 5) == 1 && descriptor_layout<double>(3, 9) == 1 &&
+                  descriptor_layout<SixteenBytes>(0, 5) == 1 && descriptor_layout<SixteenBytes>(7, 6) == 1,
+              "tagged words: one layout");
+       expect(descriptor_layout<ThirtySixBytes>(0, 5) != 1 &&
+                  descriptor_layout<ThirtySixBytes>(0, 5) != descriptor_layout<ThirtySixBytes>(0, 6) &&
+                  descriptor_layout<ThirtySixBytes>(0, 5) != descriptor_layout<ThirtySixBytes>(1, 5),
+              "status words and value slots: a layout per kernel and tile count");
      }},
     {"axis_shapes", [] {
        // scan_zoo::Shape's element count (include/scan_zoo/axis.cuh), and the row kernel's
@@ -399,7 +413,8 @@ const std::vector<std::pair<std::string, std::function<void()>>> kTests = {
          using scan_zoo::detail::RowsScan;
          expect(RowsScan<std::int32_t>::workspace_bytes(n) <= scan_zoo::workspace_bytes<std::int32_t>(n) &&
                     RowsScan<double>::workspace_bytes(n) <= scan_zoo::workspace_bytes<double>(n) &&
-                    RowsScan<SixteenBytes>::workspace_bytes(n) <= scan_zoo::workspace_bytes<SixteenBytes>(n),
+                    RowsScan<SixteenBytes>::workspace_bytes(n) <= scan_zoo::workspace_bytes<SixteenBytes>(n) &&
+                    RowsScan<ThirtySixBytes>::workspace_bytes(n) <= scan_zoo::workspace_bytes<ThirtySixBytes>(n),
                 "the row scan fits in workspace_bytes(" + std::to_string(n) + ")");
        }
      }},

@@ -20,3 +20,28 @@ struct Mat2Product {
     return {1, 0, 0, 1};
   }
 };
+
+// 3x3 matrices of the same kind: 36 bytes, past the pieced descriptors' 32, so the scan's
+// descriptors are a status word and value slots (tile_state.cuh's TwoFieldTileState).
+struct Mat3 {
+  std::uint32_t m[9];
+  bool operator==(const Mat3& o) const {
+    for (int i = 0; i < 9; ++i)
+      if (m[i] != o.m[i]) return false;
+    return true;
+  }
+};
+
+struct Mat3Product {
+  __host__ __device__ Mat3 operator()(const Mat3& x, const Mat3& y) const {
+    Mat3 r;
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j)
+        r.m[3 * i + j] = x.m[3 * i] * y.m[j] + x.m[3 * i + 1] * y.m[3 + j] + x.m[3 * i + 2] * y.m[6 + j];
+    return r;
+  }
+  template <class U>
+  __host__ __device__ static U identity() {
+    return {1, 0, 0, 0, 1, 0, 0, 0, 1};
+  }
+};

@@ -260,7 +260,7 @@ struct RowStarts {
 // recurrence fastest (bench/NOTES.md, "Scans along an axis"). Wider values one block, said
 // outright: without it ptxas held the 2x2 matrix product's kernel (pairs of 16-byte values) below
 // what it needs, and spilled.
-// A type may ask for another tile (paired_columns.cuh) by specializing RowsTile.
+// A type may ask for another tile (narrow_columns.cuh) by specializing RowsTile.
 template <class Acc>
 struct RowsTile {
   static constexpr int kThreads = 256;

@@ -59,10 +59,10 @@
 //
 // Memory model: for 32-bit values the descriptor is one 64-bit word (status, epoch, value)
 // written and read with relaxed atomics, whichever the publish instruction: a reader sees a whole
-// word, and a tile's output depends only on its input and the words it read. 64-bit values take
-// two such words, each with the whole tag, believed only when the tags agree. Any other T uses
-// the two-field descriptor: value slots, then a status word published with release and polled
-// with acquire (tile_state.cuh).
+// word, and a tile's output depends only on its input and the words it read. Values of 8 to 32
+// bytes in 4-byte pieces take a word a piece, each with the whole tag, believed only when the
+// tags agree. Any other T uses the two-field descriptor: value slots, then a status word
+// published with release and polled with acquire (tile_state.cuh).
 #pragma once
 
 #include <cuda_runtime.h>
