@@ -180,8 +180,10 @@ build/tests/%: tests/cuda/%.cu $(wildcard tests/cuda/*.cuh) $(DEPENDS) | build/t
 
 # The library's self-test instantiates the tuned kernel for 64-bit and 16-byte element types,
 # whose largest tiles spill registers: a cost for those types, not a bug (the zoo's int32 and
-# float32 kernels, in bin/, stay spill-checked).
-build/tests/api_selftest build/tests/api_forms_selftest: private SPILL_CHECK :=
+# float32 kernels, in bin/, stay spill-checked). The axis self-test's 16-bit affine maps (a
+# multiply-add per operand) spill 4-16 bytes in the row kernel's 256 x 32 tiles at its 3 blocks an
+# SM: a cost of that operator, as a user's costly operator would pay it.
+build/tests/api_selftest build/tests/api_forms_selftest build/tests/axis_selftest: private SPILL_CHECK :=
 # The forms' self-test scans with an extended __device__ lambda.
 build/tests/api_forms_selftest: private NVCCFLAGS += --extended-lambda
 

@@ -50,17 +50,18 @@ def test_api_forms_selftest(gpu, seed):
 
 def test_axis_selftest(gpu, seed):
     """Scans along an axis (include/scan_zoo/axis.cuh): 61 shapes (55 listed, 6 random), rows from
-    shorter than a vector to many tiles long and columns from 2 to 1000 wide, 21 checks a shape
+    shorter than a vector to many tiles long and columns from 2 to 1000 wide, 22 checks a shape
     (the int32 sum in six forms, in and out of place; float, int64, uint32, bf16 -> float,
-    uint8 -> int64 with line totals, the 2x2 matrix product in two forms, an operator with state,
-    an initial value in device memory), two and four columns off a row's alignment, caller memory of
+    uint8 -> int64 with line totals, the 2x2 matrix product in two forms, 16-bit affine maps
+    composed (4 bytes, not commutative), an operator with state, an initial value in device
+    memory), two and four columns off a row's alignment, caller memory of
     workspace_bytes(shape) (two shapes, two rounds each, and an int64 input into int32 sums in
     workspace_bytes<int32, int64>), and the refusals (tests/cuda/axis_selftest.cu)."""
     result = run([TEST_BIN / "axis_selftest", "--seed", seed], timeout=900)
     context = f"seed {seed}\n{result.stdout[-4000:]}\n{result.stderr[-2000:]}"
     assert result.returncode == 0 and "axis_selftest: 0 failed" in result.stdout, context
     passed = re.findall(r"^PASS ", result.stdout, re.M)
-    shapes, checks_per_shape, unaligned_rows, caller_workspace, refusals = 61, 21, 2, 6, 4
+    shapes, checks_per_shape, unaligned_rows, caller_workspace, refusals = 61, 22, 2, 6, 4
     expected = shapes * checks_per_shape + unaligned_rows + caller_workspace + refusals
     assert len(passed) == expected, f"{len(passed)} checks passed, {expected} expected\n{context}"
 

@@ -19,8 +19,9 @@
 //   types      int32 sum (all six forms, in place and out of place), float sum, int64 max,
 //              uint32 min, bf16 -> float sum, uint8 -> int64 exclusive sum with the row totals
 //              (per-row CSR offsets), and the 2x2 matrix product (not commutative: the operand
-//              order; a 16-byte type: descriptors of four tagged words), uint32 sums modulo a prime
-//              (an operator with state)
+//              order; a 16-byte type: descriptors of four tagged words), 16-bit affine maps in a
+//              uint32 composed (not commutative, 4 bytes: through the narrow columns' rows too),
+//              uint32 sums modulo a prime (an operator with state)
 //   forms      an initial value in device memory, written by a kernel just before the scan;
 //              two and four columns one element off a row's alignment (the column kernel, not
 //              rows as items)
@@ -114,6 +115,20 @@ std::string scan_and_check(const std::vector<In>& input, const scan_zoo::Shape& 
              hex_bytes(want_totals[l]);
   return "";
 }
+
+// A 4-byte operator that is not commutative: affine maps h -> a h + b of 16-bit residues, a in the
+// high half and b in the low, composed earlier first (x then y: a = a_x a_y, b = a_y b_x + b_y,
+// mod 2^16): the narrow columns' rows of such maps (narrow_columns.cuh) must keep each column's
+// earlier operand on the left, as the matrices do where they go.
+struct ComposeMaps16 {
+  __host__ __device__ std::uint32_t operator()(std::uint32_t x, std::uint32_t y) const {
+    const std::uint32_t a = ((x >> 16) * (y >> 16)) & 0xFFFFu;
+    const std::uint32_t b = ((y >> 16) * (x & 0xFFFFu) + (y & 0xFFFFu)) & 0xFFFFu;
+    return a << 16 | b;
+  }
+  template <class U>
+  __host__ __device__ static U identity() { return U(1) << 16; }
+};
 
 // An operator with state: sums modulo a number that the scan carries into the kernel, of residues
 // (every operand below the modulus).
@@ -213,6 +228,10 @@ void check_shapes_and_forms(std::mt19937_64& rng) {
     why = scan_and_check<scan_zoo::UseDefault, std::uint32_t, std::uint32_t>(
         residues, s, Form{false, true, true}, false, 999999u, AddModulo{1000003}, workspace);
     report(why.empty(), "types uint32 sum modulo 1000003 (an operator with state) reverse inclusive init" + at, why);
+    const auto maps = generate<std::uint32_t>(n, [&] { return std::uint32_t(rng()); });
+    why = scan_and_check<scan_zoo::UseDefault, std::uint32_t, std::uint32_t>(maps, s, Form{}, false, 0u,
+                                                                             ComposeMaps16{}, workspace);
+    report(why.empty(), "types uint32 affine maps mod 2^16 composed (not commutative) inclusive" + at, why);
     why = scan_and_check<scan_zoo::UseDefault, std::int32_t, std::int32_t>(
         ints, s, Form{true, false, false}, false, 123456, scan_zoo::Plus{}, workspace,
         InitialLives::InDeviceMemory);
