@@ -290,7 +290,7 @@ struct WorkspaceAccess {
 // `kernel`: the configuration of the table, or another number for another kernel (axis.cuh).
 template <class T>
 std::uint64_t descriptor_layout(int kernel, std::int64_t tiles) {
-  if (sizeof(T) == 4 || PackedTileStatePieces<T>::kUnsupported == nullptr) return 1;
+  if (kTaggedWords<T>) return 1;
   return (static_cast<std::uint64_t>(tiles) << 24) ^ (std::uint64_t(kernel) << 16) ^ (sizeof(T) << 1);
 }
 

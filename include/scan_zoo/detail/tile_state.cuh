@@ -229,6 +229,13 @@ struct PackedTileStatePieces : DescriptorOrders<DescriptorSync::Relaxed> {
   }
 };
 
+// Whether a T's descriptor in the tuned and row kernels is tagged 64-bit words only
+// (PackedTileState64 for 4 bytes, PackedTileStatePieces for 8 to 32): then every word a later scan
+// reads is a status of some epoch, whatever T, tile count or configuration wrote it (scan.cuh's
+// descriptor_layout).
+template <class T>
+inline constexpr bool kTaggedWords = sizeof(T) == 4 || PackedTileStatePieces<T>::kUnsupported == nullptr;
+
 // A value slot of a descriptor whose status lives in another word (TwoFieldTileState below; the
 // column scan's descriptors, columns_kernel.cuh, carry the status in every word instead, as
 // PackedTileStatePieces does): written once per run, before the release of its status, and

@@ -99,8 +99,7 @@ struct TunedConfig {
   template <class T>
   using State = std::conditional_t<
       sizeof(T) == 4, PackedTileState64<T, DescriptorSync::Relaxed, Stride, How>,
-      std::conditional_t<PackedTileStatePieces<T>::kUnsupported == nullptr, PackedTileStatePieces<T, Stride, How>,
-                         TwoFieldTileState<T, How>>>;
+      std::conditional_t<kTaggedWords<T>, PackedTileStatePieces<T, Stride, How>, TwoFieldTileState<T, How>>>;
   using Backoff = SleepBackoff<SleepNs, SleepNs / 2>;
   template <class T>
   using Lookback = WarpLookback<State<T>, Backoff, PerLane>;
