@@ -3,6 +3,7 @@ their markers, from the data, one column group or block per GPU; the charts are 
 tuning selection builds a per-N table for each GPU and one fallback for all. And, on stub
 binaries (no GPU): sweeps go to results/, not to the committed bench/, with their JSON and
 progress lines; make plots FROM=... leaves the README alone; compare.py's verdicts."""
+import fcntl
 import json
 import os
 import re
@@ -602,8 +603,13 @@ SPILLS = "512x32.store.sector.w64.spin.scanned"
 def space():
     """The listing of the real configuration space (tune/list_space.cu), which the selection
     checks the fixtures' names against and takes indices and parameters from; built as
-    make tune-select builds it."""
-    result = run(["make", "-s", "build/tune/space.txt"])
+    make tune-select builds it. Under pytest-xdist every worker has its own session: the lock keeps
+    two of them from building it at once (one linking build/tune/list_space while another runs
+    it failed with "Text file busy")."""
+    (ROOT / "build" / "tune").mkdir(parents=True, exist_ok=True)
+    with open(ROOT / "build" / "tune" / "space.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        result = run(["make", "-s", "build/tune/space.txt"])
     assert result.returncode == 0, result.stdout + result.stderr
     return ROOT / "build" / "tune" / "space.txt"
 

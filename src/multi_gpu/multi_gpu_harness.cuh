@@ -89,6 +89,7 @@ struct Gpu {
   cudaEvent_t done = nullptr;  // the watchdog's
   L2Flusher flusher;
   long long* word = nullptr;   // the barrier's and the agreements' all-reduces (kept for the process)
+  long long* host_word = nullptr;  // its pinned host side: copies to and from it stay on `stream`
 };
 
 // One GPU's shard of a combination: what a variant's run() enqueues on.
@@ -143,21 +144,26 @@ inline void wait_all_or_die(const std::vector<Gpu>& gpus, const char* what) {
 
 // The word every process agrees on: each process puts `mine` in, every one gets `op` (sum, min or
 // max) of all of them. A process of several GPUs counts once in a sum: its others put in 0.
+// Every copy goes through the pinned host word on the GPU's own stream. A plain cudaMemcpy from
+// pageable memory may return before its bytes land, and the stream is non-blocking, so the
+// all-reduce could read the word's old value: under load it read 0, and a memory check that every
+// rank passed said "another rank has not enough device memory". A pageable read-back would block
+// the host until the all-reduce ends, out of the watchdog's reach.
 inline long long agree(std::vector<Gpu>& gpus, long long mine, ncclRedOp_t op, const char* what) {
   for (Gpu& gpu : gpus) {
-    const long long value = op == ncclSum && &gpu != &gpus[0] ? 0 : mine;
+    *gpu.host_word = op == ncclSum && &gpu != &gpus[0] ? 0 : mine;
     ZOO_CUDA(cudaSetDevice(gpu.device));
-    ZOO_CUDA(cudaMemcpy(gpu.word, &value, sizeof value, cudaMemcpyHostToDevice));
+    ZOO_CUDA(cudaMemcpyAsync(gpu.word, gpu.host_word, sizeof *gpu.word, cudaMemcpyHostToDevice, gpu.stream));
   }
   ZOO_NCCL(ncclGroupStart());
   for (Gpu& gpu : gpus)
     ZOO_NCCL(ncclAllReduce(gpu.word, gpu.word, 1, ncclInt64, op, gpu.comm, gpu.stream));
   ZOO_NCCL(ncclGroupEnd());
-  long long result = 0;
   ZOO_CUDA(cudaSetDevice(gpus[0].device));
-  ZOO_CUDA(cudaMemcpyAsync(&result, gpus[0].word, sizeof result, cudaMemcpyDeviceToHost, gpus[0].stream));
+  ZOO_CUDA(cudaMemcpyAsync(gpus[0].host_word, gpus[0].word, sizeof *gpus[0].word, cudaMemcpyDeviceToHost,
+                           gpus[0].stream));
   wait_all_or_die(gpus, what);
-  return result;
+  return *gpus[0].host_word;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -390,6 +396,7 @@ inline void set_up_gpus(MultiGpuSession& session) {
     ZOO_CUDA(cudaStreamCreateWithFlags(&gpu.stream, cudaStreamNonBlocking));
     ZOO_CUDA(cudaEventCreateWithFlags(&gpu.done, cudaEventDisableTiming));
     ZOO_CUDA(cudaMalloc(&gpu.word, sizeof(long long)));
+    ZOO_CUDA(cudaMallocHost(&gpu.host_word, sizeof(long long)));
     // Every GPU is taken to be of one kind: the flush is sized by the first one's L2.
     if (!options.check_only && !options.hot) gpu.flusher.prepare();
   }
