@@ -125,7 +125,7 @@ $(CCCL_NEW_TARGETS): private NVCCFLAGS += -I$(CCCL_NEW)/include
 
 EXAMPLES := $(patsubst examples/%.cu,build/examples/%,$(wildcard examples/*.cu))
 
-.PHONY: all examples cuda12-check cuda12-if-reachable cccl-new cccl-new-if-reachable cccl-new-status test-programs test bench plots sass sanitize stress large-n tuner drop-stage mixed-types row-items determinism cluster-launch multi-gpu-phases tune tune-select clean print-flags python-deps check-env nccl-status FORCE
+.PHONY: all examples python-package cuda12-check cuda12-if-reachable cccl-new cccl-new-if-reachable cccl-new-status test-programs test bench plots sass sanitize stress large-n tuner drop-stage mixed-types row-items determinism cluster-launch multi-gpu-phases tune tune-select clean print-flags python-deps check-env nccl-status FORCE
 
 # The longest compiles first (each instantiates the tuned scan in every configuration for every
 # element type and operator, minutes on one core), so that a parallel build does not end with
@@ -352,8 +352,20 @@ test-programs: $(TEST_BINARIES) nccl-status
 # The Python packages first, then the build: a machine that cannot get them learns it at once,
 # not after ten minutes of compiling.
 test: cccl-new-if-reachable
-	@$(MAKE) --no-print-directory all test-programs examples cuda12-if-reachable
+	@$(MAKE) --no-print-directory all test-programs examples cuda12-if-reachable python-package
 	$(PYTHON) -m pytest -q -rs --durations=8 $(TESTS)
+
+# The Python package (pyproject.toml, python/) installed into $(PYTHON), as a user would:
+# pip install . , for ARCH's GPUs (else the visible GPU's, else sm_90). Its build tools
+# (scikit-build-core, nanobind) come from the package index into pip's isolated build
+# environment, or, where the interpreter has them already (the GPU machines, offline), from
+# there. The build is kept in build/python/, so a second install recompiles only what changed.
+python-package: python-deps
+	@if $(PYTHON) -c "import scikit_build_core, nanobind" 2>/dev/null; then isolation=--no-build-isolation; \
+	  else isolation=; fi; \
+	  echo "make: pip install . (the scan_zoo Python package) into $(PYTHON) $$isolation"; \
+	  ARCH="$(ARCH)" $(PYTHON) -m pip install --disable-pip-version-check -q $$isolation . || \
+	  { echo "make: pip could not build and install the Python package (see above)"; exit 2; }
 
 # The sweep goes to results/<gpu>/ (bench.sh --help); PYTHON writes its JSON beside it.
 bench: all python-deps

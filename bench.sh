@@ -35,7 +35,8 @@ usage() {
 options:
   --variants a,b      binaries to run (default: every file in the binary folder but the
                       multi_gpu_* ones, which scripts/multi_gpu_bench.sh sweeps), and the
-                      framework rows torch_cumsum, cupy_cumsum, jax_cumsum (scripts/framework_scans.py;
+                      framework rows torch_cumsum, cupy_cumsum, jax_cumsum, and the zoo's scan from
+                      Python, scan_zoo_torch and scan_zoo_cupy (scripts/framework_scans.py;
                       in the default too, for the int32/float32 inclusive sum)
   --sizes LIST        comma list of N, increasing (default: 2^10 .. 2^30 and 100000, 1000000,
                       4194303, 2^24+1)
@@ -112,7 +113,7 @@ while [ $# -gt 0 ]; do
 done
 
 # The scans Python users call, rows of scripts/framework_scans.py rather than binaries.
-framework_variants=(torch_cumsum cupy_cumsum jax_cumsum)
+framework_variants=(torch_cumsum cupy_cumsum jax_cumsum scan_zoo_torch scan_zoo_cupy)
 binaries=() frameworks=()
 if [ -n "$variants" ]; then
   IFS=, read -r -a names <<<"$variants"

@@ -83,7 +83,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from sizes import parse_sizes, split_list  # noqa: E402  (the binaries' N syntax)
 from timing_table import COLUMNS  # noqa: E402  (the row schema, one list for every script)
 
-VARIANTS = ("torch_cumsum", "cupy_cumsum", "jax_cumsum")
+VARIANTS = ("torch_cumsum", "cupy_cumsum", "jax_cumsum", "scan_zoo_torch", "scan_zoo_cupy")
 # The result's type of each --type (the host's values, the reference's and the output's).
 TYPES = {"int32": np.int32, "float32": np.float32, "bf16>float32": np.float32}
 # The types whose input is narrower than the result, and its bytes an element: bf16>float32 is a
@@ -452,7 +452,49 @@ class Jax:
         self.pending = []
 
 
-FRAMEWORKS = {"torch_cumsum": Torch, "cupy_cumsum": Cupy, "jax_cumsum": Jax}
+
+
+def _scan_zoo():
+    try:
+        import scan_zoo
+    except ImportError as error:
+        raise Unavailable("SKIPPED(no-scan_zoo)", f"the scan_zoo package is not importable (make python-package): "
+                                                  f"{error}") from error
+    return scan_zoo
+
+
+class ScanZooTorch(Torch):
+    """The zoo's own scan from Python (the scan_zoo package, pyproject.toml) on torch tensors:
+    scan_zoo.cumsum(x, dim, dtype=y.dtype, out=y), the call torch_cumsum makes, through the
+    package's torch.library operator."""
+    variant = "scan_zoo_torch"
+
+    def __init__(self):
+        super().__init__()
+        self.scan_zoo = _scan_zoo()
+        self.description = f"scan_zoo {self.scan_zoo.__version__} on {self.description}"
+
+    def scan(self, x, y, axis=ONE_ARRAY):
+        (x_matrix, dim), (y_matrix, _) = axis.matrix(x), axis.matrix(y)
+        self.scan_zoo.cumsum(x_matrix, dim, dtype=y_matrix.dtype, out=y_matrix)
+
+
+class ScanZooCupy(Cupy):
+    """The same on CuPy arrays: scan_zoo.cumsum(x, axis, out=y)."""
+    variant = "scan_zoo_cupy"
+
+    def __init__(self):
+        super().__init__()
+        self.scan_zoo = _scan_zoo()
+        self.description = f"scan_zoo {self.scan_zoo.__version__} on {self.description}"
+
+    def scan(self, x, y, axis=ONE_ARRAY):
+        (x_matrix, dim), (y_matrix, _) = axis.matrix(x), axis.matrix(y)
+        self.scan_zoo.cumsum(x_matrix, dim, dtype=y_matrix.dtype, out=y_matrix)
+
+
+FRAMEWORKS = {"torch_cumsum": Torch, "cupy_cumsum": Cupy, "jax_cumsum": Jax, "scan_zoo_torch": ScanZooTorch,
+              "scan_zoo_cupy": ScanZooCupy}
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,0 +1,111 @@
+"""scan_zoo: prefix scans at copy speed on NVIDIA GPUs, for PyTorch tensors and CuPy arrays.
+
+    import torch, scan_zoo
+    x = torch.randn(8, 131072, device="cuda")
+    y = scan_zoo.cumsum(x, 1)                       # torch.cumsum(x, 1), one launch
+    h = scan_zoo.linear_recurrence(a, b, -1)        # h[t] = a[t] * h[t - 1] + b[t]
+
+Functions (x a torch.Tensor or cupy.ndarray on a CUDA device, any shape, any dim):
+  cumsum(x, dim, *, dtype=None, exclusive=False, reverse=False, out=None)
+      The sums along dim. dtype as torch.cumsum's (None: int32 -> int64, floats kept);
+      bfloat16 and float16 accumulate in float32 (dtype=float32 keeps that result); exclusive
+      starts every line with 0 (y[t] = x[0] + ... + x[t - 1]); reverse runs from each line's end
+      (y[t] = x[t] + ... + x[last]).
+  cummax(x, dim, *, exclusive=False, reverse=False, out=None), cummin(...)
+      The running maximum (minimum), of x's dtype: the values of torch.cummax, not its indices.
+      exclusive starts every line with the identity (-inf, or the type's lowest integer). NaN is
+      not propagated (a comparison with NaN keeps the other value), unlike torch.cummax.
+  linear_recurrence(a, b, dim=-1, *, reverse=False)
+      h[t] = a[t] * h[t - 1] + b[t] along dim, h[-1] = 0 (reverse: h[t] = a[t] * h[t + 1] + b[t]).
+      a and b of one shape and dtype: float32, bfloat16 or float16 give a float32 h, float64 a
+      float64 h.
+Types: int32, int64, float32, float64, bfloat16, float16 (the combinations in _dtypes.py); others
+  raise TypeError saying which are taken.
+Streams and memory: every call is enqueued on the current stream of the input's device (torch's
+  or CuPy's) and returns at once; outputs and scratch come from the framework's allocator; nothing
+  synchronizes. A non-contiguous input is copied once to a contiguous one (one extra read and
+  write); `out` must be contiguous.
+PyTorch: the functions are custom operators (torch.ops.scan_zoo.*), so torch.compile traces them
+  and CUDA graphs capture them; cumsum and linear_recurrence have gradients.
+Errors: TypeError (an array of another kind, a dtype without code), ValueError (a CPU array,
+  mismatched shapes or devices), IndexError (dim out of range), RuntimeError (a CUDA error, e.g.
+  "no kernel image is available" on a GPU the package was not built for: reinstall with
+  ARCH=<its compute capability>).
+The scans are the header library's (include/scan_zoo/axis.cuh, linear_recurrence.cuh): the
+README's "From Python" section gives their speed against torch.cumsum.
+"""
+from . import _core, _dtypes
+
+__version__ = "1.0.0"
+__all__ = ["cumsum", "cummax", "cummin", "linear_recurrence"]
+
+
+def _framework(x, function, what="x"):
+    """The adapter module for x's framework (imported on first use)."""
+    module = type(x).__module__.split(".")[0]
+    if module == "torch":
+        from . import _torch
+        return _torch
+    if module == "cupy":
+        from . import _cupy
+        return _cupy
+    hint = {
+        "numpy": " (a CPU array: use numpy's own function, or move it to the GPU with cupy.asarray)",
+        "jax": " (JAX arrays are not taken: README, 'From Python', says why)",
+    }.get(module, "")
+    raise TypeError(f"scan_zoo.{function}: {what} is a {type(x).__module__}.{type(x).__name__}; scan_zoo takes "
+                    f"torch.Tensor and cupy.ndarray on a CUDA device{hint}")
+
+
+def _check_out(framework, x, out, out_dtype, function):
+    framework.check_cuda(out, function, "out")
+    if tuple(out.shape) != tuple(x.shape):
+        raise ValueError(f"scan_zoo.{function}: out has shape {tuple(out.shape)}, x {tuple(x.shape)}")
+    if framework.dtype_name(out.dtype) != out_dtype:
+        raise TypeError(f"scan_zoo.{function}: out is {framework.dtype_name(out.dtype)}, the result {out_dtype}")
+    if out.device != x.device:
+        raise ValueError(f"scan_zoo.{function}: out is on {out.device}, x on {x.device}")
+    if not framework.is_contiguous(out):
+        raise ValueError(f"scan_zoo.{function}: out must be contiguous")
+
+
+def _scan(function, op, x, dim, dtype, exclusive, reverse, out):
+    framework = _framework(x, function)
+    framework.check_cuda(x, function)
+    _core.lines_of(tuple(x.shape), dim, function)
+    asked = None if dtype is None else framework.dtype_name(dtype)
+    if asked is None and out is not None:
+        asked = framework.dtype_name(out.dtype)
+    out_dtype = _dtypes.scan_output_dtype(op, framework.dtype_name(x.dtype), asked)
+    if out is not None:
+        _check_out(framework, x, out, out_dtype, function)
+    return framework.scan(x, op, dim, out_dtype, exclusive, reverse, out)
+
+
+def cumsum(x, dim, *, dtype=None, exclusive=False, reverse=False, out=None):
+    """The sums along dim (the module's manual, above)."""
+    return _scan("cumsum", "sum", x, dim, dtype, exclusive, reverse, out)
+
+
+def cummax(x, dim, *, exclusive=False, reverse=False, out=None):
+    """The running maximum along dim, of x's dtype (values only)."""
+    return _scan("cummax", "max", x, dim, None, exclusive, reverse, out)
+
+
+def cummin(x, dim, *, exclusive=False, reverse=False, out=None):
+    """The running minimum along dim, of x's dtype (values only)."""
+    return _scan("cummin", "min", x, dim, None, exclusive, reverse, out)
+
+
+def linear_recurrence(a, b, dim=-1, *, reverse=False):
+    """h[t] = a[t] * h[t - 1] + b[t] along dim, h[-1] = 0 (the module's manual, above)."""
+    framework = _framework(a, "linear_recurrence", "a")
+    framework.check_cuda(a, "linear_recurrence", "a")
+    framework.check_cuda(b, "linear_recurrence", "b")
+    if tuple(a.shape) != tuple(b.shape):
+        raise ValueError(f"scan_zoo.linear_recurrence: a has shape {tuple(a.shape)}, b {tuple(b.shape)}")
+    if a.device != b.device:
+        raise ValueError(f"scan_zoo.linear_recurrence: a is on {a.device}, b on {b.device}")
+    _core.lines_of(tuple(a.shape), dim, "linear_recurrence")
+    _dtypes.recurrence_state_dtype(framework.dtype_name(a.dtype), framework.dtype_name(b.dtype))
+    return framework.linear_recurrence(a, b, dim, reverse)

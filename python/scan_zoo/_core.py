@@ -1,0 +1,81 @@
+"""The framework-free middle of the package: shapes and dims, the workspaces, the extension calls.
+
+A framework adapter (_torch.py, _cupy.py) turns its arrays into the few facts these functions
+need: a device pointer, a device index, the current stream as an integer, whether that stream is
+capturing a CUDA graph, and a way to allocate bytes on the stream.
+"""
+import math
+
+from . import _dtypes
+
+
+def lines_of(shape, dim, function):
+    """(outer, length, inner) of a contiguous array of `shape` scanned along `dim`, and the dim made
+    non-negative. A 0-d array is one element (dim 0 or -1, as torch.cumsum takes it)."""
+    ndim = len(shape)
+    if isinstance(dim, bool) or not isinstance(dim, int):
+        raise TypeError(f"scan_zoo.{function}: dim must be an int, not {type(dim).__name__}")
+    rank = max(ndim, 1)
+    if not -rank <= dim < rank:
+        raise IndexError(f"scan_zoo.{function}: dim {dim} is out of range for an array of {ndim} dimensions "
+                         f"(expected -{rank} to {rank - 1})")
+    if ndim == 0:
+        return (1, 1, 1), 0
+    dim %= ndim
+    return (math.prod(shape[:dim]), shape[dim], math.prod(shape[dim + 1:])), dim
+
+
+class Workspaces:
+    """One workspace per (device, stream): the library's scans keep bookkeeping in it that lets a
+    scan skip zeroing it (an epoch), which holds only while its scans run in one stream's order.
+    A stream capturing a CUDA graph gets a fresh workspace at every call instead, zeroed inside
+    the captured work: a replay repeats the captured epoch, so reused memory would hold a previous
+    replay's words with the same epoch."""
+
+    def __init__(self, extension):
+        self._extension = extension
+        self._cache = {}
+
+    def get(self, bytes_needed, device, stream, capturing, allocate):
+        """A Workspace handle of at least bytes_needed bytes for this stream, and the buffer that
+        must stay alive with it. allocate(bytes) returns (buffer, its device pointer)."""
+        if capturing:
+            buffer, pointer = allocate(bytes_needed)
+            return self._extension.Workspace(pointer, bytes_needed), buffer
+        key = (device, stream)
+        held = self._cache.get(key)
+        if held is None or held[0].bytes < bytes_needed:
+            # Grown by at least half, so that a slowly growing size does not reallocate each call.
+            grown = bytes_needed if held is None else max(bytes_needed, held[0].bytes * 3 // 2)
+            buffer, pointer = allocate(grown)
+            held = (self._extension.Workspace(pointer, grown), buffer)
+            self._cache[key] = held
+        return held
+
+    def clear(self):
+        self._cache.clear()
+
+
+def run_scan(extension, workspaces, op, in_dtype, out_dtype, lines, exclusive, reverse, in_ptr, out_ptr, device,
+             stream, capturing, allocate):
+    """Enqueues one scan (cumsum, cummax, cummin) on `stream`; nothing for an empty array."""
+    if math.prod(lines) == 0:
+        return
+    op_code = _dtypes.OPERATOR_CODES[op]
+    in_code, out_code = _dtypes.DTYPE_CODES[in_dtype], _dtypes.DTYPE_CODES[out_dtype]
+    bytes_needed = extension.scan_workspace_bytes(op_code, in_code, out_code, *lines)
+    workspace, _buffer = workspaces.get(max(bytes_needed, 1), device, stream, capturing, allocate)
+    extension.scan(op_code, in_code, out_code, *lines, exclusive, reverse, in_ptr, out_ptr, workspace, device,
+                   stream)
+
+
+def run_recurrence(extension, workspaces, in_dtype, state_dtype, lines, reverse, a_ptr, b_ptr, h_ptr, device,
+                   stream, capturing, allocate):
+    """Enqueues one linear recurrence on `stream`; nothing for an empty array."""
+    if math.prod(lines) == 0:
+        return
+    in_code, state_code = _dtypes.DTYPE_CODES[in_dtype], _dtypes.DTYPE_CODES[state_dtype]
+    bytes_needed = extension.recurrence_workspace_bytes(in_code, state_code, *lines)
+    workspace, _buffer = workspaces.get(max(bytes_needed, 1), device, stream, capturing, allocate)
+    extension.linear_recurrence(in_code, state_code, *lines, reverse, a_ptr, b_ptr, h_ptr, workspace, device,
+                                stream)

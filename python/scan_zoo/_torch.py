@@ -1,0 +1,164 @@
+"""PyTorch tensors: the scans as custom operators (torch.library), so that torch.compile traces
+them and CUDA graphs capture them, with autograd for cumsum and linear_recurrence.
+
+Operators (namespace scan_zoo):
+  scan(x, op, dim, out_dtype, exclusive, reverse) -> Tensor          a new output
+  scan_out(x, op, dim, exclusive, reverse, out) -> ()                 into `out` (mutated)
+  linear_recurrence(a, b, dim, reverse) -> Tensor                     the state h
+Each runs on the current stream of the input's device (torch.cuda.current_stream), allocates
+through PyTorch's caching allocator, and never synchronizes. Gradients: cumsum's is the scan of
+the output's gradient in the other direction (inclusive stays inclusive, exclusive exclusive);
+the recurrence's is the recurrence run backwards over the shifted multipliers (the adjoint
+equation), below.
+"""
+import torch
+
+from . import _core, _dtypes
+from ._extension_loader import extension
+
+_WORKSPACES = _core.Workspaces(extension)
+_TORCH_DTYPES = {name: getattr(torch, name) for name in _dtypes.DTYPE_CODES}
+
+
+def dtype_name(dtype):
+    return str(dtype).removeprefix("torch.")
+
+
+def check_cuda(x, function, what="x"):
+    if not isinstance(x, torch.Tensor):
+        raise TypeError(f"scan_zoo.{function}: {what} must be a torch.Tensor, not {type(x).__name__}")
+    if not x.is_cuda:
+        raise ValueError(f"scan_zoo.{function}: {what} is on {x.device}; scan_zoo runs on CUDA devices "
+                         f"(move it with .cuda(), or use torch's own function on the CPU)")
+
+
+def _launch_facts(x):
+    """The device index, the current stream there as an integer, whether it is capturing a CUDA
+    graph, and an allocator of bytes on that device."""
+    device = x.device.index
+    stream = torch.cuda.current_stream(x.device)
+    with torch.cuda.device(device):
+        capturing = torch.cuda.is_current_stream_capturing()
+
+    def allocate(nbytes):
+        buffer = torch.empty(nbytes, dtype=torch.uint8, device=x.device)
+        return buffer, buffer.data_ptr()
+
+    return device, stream.cuda_stream, capturing, allocate
+
+
+def _scan_into(x, op, dim, exclusive, reverse, out):
+    x = x.contiguous()  # the one copy a strided input costs (README, "From Python")
+    lines, _ = _core.lines_of(tuple(x.shape), dim, "scan")
+    _core.run_scan(extension, _WORKSPACES, op, dtype_name(x.dtype), dtype_name(out.dtype), lines, exclusive,
+                   reverse, x.data_ptr(), out.data_ptr(), *_launch_facts(x))
+
+
+@torch.library.custom_op("scan_zoo::scan", mutates_args=(), device_types="cuda")
+def scan_op(x: torch.Tensor, op: str, dim: int, out_dtype: torch.dtype, exclusive: bool,
+         reverse: bool) -> torch.Tensor:
+    out = torch.empty(x.shape, dtype=out_dtype, device=x.device)
+    _scan_into(x, op, dim, exclusive, reverse, out)
+    return out
+
+
+@scan_op.register_fake
+def _(x, op, dim, out_dtype, exclusive, reverse):
+    return x.new_empty(x.shape, dtype=out_dtype)
+
+
+def _scan_setup_context(ctx, inputs, output):
+    x, op, dim, _out_dtype, exclusive, reverse = inputs
+    ctx.op, ctx.dim, ctx.exclusive, ctx.reverse, ctx.x_dtype = op, dim, exclusive, reverse, x.dtype
+
+
+def _scan_backward(ctx, grad):
+    if ctx.op != "sum":
+        raise NotImplementedError(f"scan_zoo.cum{ctx.op} has no gradient (torch.cummax's indices give one)")
+    # y[t] = sum of x[s], s <= t (s < t exclusive): dx[s] = sum of dy[t], t >= s (t > s), the scan of
+    # dy in the other direction, of the same kind.
+    grad_x = scan_op(grad, "sum", ctx.dim, grad.dtype, ctx.exclusive, not ctx.reverse)
+    return grad_x.to(ctx.x_dtype), None, None, None, None, None
+
+
+scan_op.register_autograd(_scan_backward, setup_context=_scan_setup_context)
+
+
+@torch.library.custom_op("scan_zoo::scan_out", mutates_args=("out",), device_types="cuda")
+def scan_out_op(x: torch.Tensor, op: str, dim: int, exclusive: bool, reverse: bool, out: torch.Tensor) -> None:
+    _scan_into(x, op, dim, exclusive, reverse, out)
+
+
+@scan_out_op.register_fake
+def _(x, op, dim, exclusive, reverse, out):
+    return None
+
+
+@torch.library.custom_op("scan_zoo::linear_recurrence", mutates_args=(), device_types="cuda")
+def recurrence_op(a: torch.Tensor, b: torch.Tensor, dim: int, reverse: bool) -> torch.Tensor:
+    a, b = a.contiguous(), b.contiguous()
+    state = _dtypes.recurrence_state_dtype(dtype_name(a.dtype), dtype_name(b.dtype))
+    h = torch.empty(a.shape, dtype=_TORCH_DTYPES[state], device=a.device)
+    lines, _ = _core.lines_of(tuple(a.shape), dim, "linear_recurrence")
+    _core.run_recurrence(extension, _WORKSPACES, dtype_name(a.dtype), state, lines, reverse, a.data_ptr(),
+                         b.data_ptr(), h.data_ptr(), *_launch_facts(a))
+    return h
+
+
+@recurrence_op.register_fake
+def _(a, b, dim, reverse):
+    state = _dtypes.recurrence_state_dtype(dtype_name(a.dtype), dtype_name(b.dtype))
+    return a.new_empty(a.shape, dtype=_TORCH_DTYPES[state])
+
+
+def _recurrence_setup_context(ctx, inputs, output):
+    a, b, dim, reverse = inputs
+    ctx.save_for_backward(a, output)
+    ctx.dim, ctx.reverse, ctx.b_dtype = dim, reverse, b.dtype
+
+
+def _shifted(x, dim, toward_end):
+    """x moved one step along dim, a zero coming in: toward_end gives y[t] = x[t - 1], y[0] = 0;
+    else y[t] = x[t + 1], y[last] = 0."""
+    length = x.shape[dim]
+    zero = torch.zeros_like(x.narrow(dim, 0, min(length, 1)))
+    if toward_end:
+        return torch.cat([zero, x.narrow(dim, 0, max(length - 1, 0))], dim)
+    return torch.cat([x.narrow(dim, min(length, 1), max(length - 1, 0)), zero], dim)
+
+
+def _recurrence_backward(ctx, grad):
+    # Forward, h[t] = a[t] h[t - 1] + b[t]: the loss reaches h[t] directly (grad[t]) and through
+    # h[t + 1] = a[t + 1] h[t] + ..., so lam[t] = dL/dh[t] = grad[t] + a[t + 1] lam[t + 1], the
+    # reverse recurrence over the multipliers shifted one step back; then dL/db[t] = lam[t] and
+    # dL/da[t] = lam[t] h[t - 1]. The reverse recurrence mirrors it.
+    a, h = ctx.saved_tensors
+    dim = ctx.dim % max(a.dim(), 1) if a.dim() else 0
+    if a.dim() == 0:
+        a, h, grad = a.reshape(1), h.reshape(1), grad.reshape(1)
+    state = h.dtype
+    multipliers = _shifted(a.to(state), dim, toward_end=ctx.reverse)
+    lam = recurrence_op(multipliers, grad.to(state).contiguous(), dim, not ctx.reverse)
+    before = _shifted(h, dim, toward_end=not ctx.reverse)
+    grad_a, grad_b = lam * before, lam
+    shape = ctx.saved_tensors[0].shape
+    return grad_a.reshape(shape).to(a.dtype), grad_b.reshape(shape).to(ctx.b_dtype), None, None
+
+
+recurrence_op.register_autograd(_recurrence_backward, setup_context=_recurrence_setup_context)
+
+
+# The adapter's interface, as _cupy.py's (scan_zoo/__init__.py calls these after its checks).
+def is_contiguous(x):
+    return x.is_contiguous()
+
+
+def scan(x, op, dim, out_dtype, exclusive, reverse, out=None):
+    if out is None:
+        return scan_op(x, op, dim, _TORCH_DTYPES[out_dtype], exclusive, reverse)
+    scan_out_op(x, op, dim, exclusive, reverse, out)
+    return out
+
+
+def linear_recurrence(a, b, dim, reverse):
+    return recurrence_op(a, b, dim, reverse)

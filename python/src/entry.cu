@@ -1,0 +1,57 @@
+// python/src/entry.cu -- the extension's CUDA entry points: the workspace handle, the device the
+// call's arrays live on made current for the call (and the caller's put back), and the choice
+// among the instantiations by operator.
+#include "typed_calls.cuh"
+
+namespace scan_zoo_python {
+namespace {
+
+// Makes `device` current for its lifetime; the caller's device is current again afterwards.
+class DeviceScope {
+ public:
+  explicit DeviceScope(int device) {
+    status_ = cudaGetDevice(&previous_);
+    if (status_ == cudaSuccess && previous_ != device) status_ = cudaSetDevice(device);
+    else previous_ = -1;  // nothing to put back
+  }
+  ~DeviceScope() {
+    if (previous_ >= 0) cudaSetDevice(previous_);
+  }
+  DeviceScope(const DeviceScope&) = delete;
+  DeviceScope& operator=(const DeviceScope&) = delete;
+  cudaError_t status() const { return status_; }
+
+ private:
+  int previous_ = -1;
+  cudaError_t status_ = cudaSuccess;
+};
+
+}  // namespace
+
+Workspace* workspace_new(void* memory, std::size_t bytes) { return new Workspace{scan_zoo::Workspace(memory, bytes)}; }
+void workspace_delete(Workspace* workspace) { delete workspace; }
+
+const char* result_string(int result) {
+  if (result == kNotBuilt) return "scan_zoo: the extension has no code for this combination of dtypes";
+  return cudaGetErrorString(static_cast<cudaError_t>(result));
+}
+
+std::size_t scan_workspace_bytes(const ScanCall& call) {
+  return call.op == Operator::Sum ? sum_workspace_bytes(call) : extreme_workspace_bytes(call);
+}
+
+int scan(const ScanCall& call, const void* in, void* out, Workspace* workspace, int device, std::uintptr_t stream) {
+  const DeviceScope scope(device);
+  if (scope.status() != cudaSuccess) return scope.status();
+  return call.op == Operator::Sum ? sum_scan(call, in, out, workspace, stream)
+                                  : extreme_scan(call, in, out, workspace, stream);
+}
+
+int linear_recurrence(const RecurrenceCall& call, const void* a, const void* b, void* h, Workspace* workspace,
+                      int device, std::uintptr_t stream) {
+  const DeviceScope scope(device);
+  if (scope.status() != cudaSuccess) return scope.status();
+  return recurrence_on_stream(call, a, b, h, workspace, stream);
+}
+
+}  // namespace scan_zoo_python

@@ -1,0 +1,72 @@
+// python/src/entry_points.hpp -- what the extension's CUDA side (the .cu files beside this one)
+// offers its Python side (module.cpp): plain C++, no CUDA or nanobind types, so that each side
+// compiles with its own compiler. Every scan the package runs is one of the library's
+// (include/scan_zoo/axis.cuh, linear_recurrence.cuh), instantiated here for the dtypes the
+// package accepts; Python chooses the dtypes, the shape and the stream, and allocates every byte
+// (the output and the workspace) through the caller's framework.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace scan_zoo_python {
+
+// The element types, numbered as scan_zoo/_dtypes.py numbers them.
+enum class Dtype : int { Int32 = 0, Int64 = 1, Float32 = 2, Float64 = 3, BFloat16 = 4, Float16 = 5 };
+enum class Operator : int { Sum = 0, Max = 1, Min = 2 };
+
+// The array seen as [outer, length, inner], contiguous and row-major; every line along `length`
+// scanned on its own (axis.cuh's Shape).
+struct Lines {
+  std::int64_t outer = 1, length = 0, inner = 1;
+};
+
+// One scan: out[...] = the scan of in[...] along the lines.
+struct ScanCall {
+  Operator op = Operator::Sum;
+  Dtype in_type = Dtype::Float32, out_type = Dtype::Float32;
+  Lines lines;
+  bool exclusive = false, reverse = false;
+};
+
+// One linear recurrence h[t] = a[t] h[t -+ 1] + b[t] (a and b of `input`, h of `state`).
+struct RecurrenceCall {
+  Dtype input = Dtype::Float32, state = Dtype::Float32;
+  Lines lines;
+  bool reverse = false;
+};
+
+// A scan_zoo::Workspace over memory the caller's framework allocated (opaque here). It keeps
+// the epoch bookkeeping that lets a scan skip zeroing its status words, so it serves one stream
+// at a time: Python keeps one per (device, stream).
+struct Workspace;
+Workspace* workspace_new(void* memory, std::size_t bytes);
+void workspace_delete(Workspace* workspace);
+
+// The results: 0 (cudaSuccess), a cudaError_t, or kNotBuilt when the extension has no code for
+// this combination of types (Python checks them first: it should not happen).
+inline constexpr int kNotBuilt = -1;
+// The message for a result.
+const char* result_string(int result);
+
+// Bytes a Workspace needs for the call (0 for an empty array), or SIZE_MAX for a combination of
+// types the extension has no code for.
+std::size_t scan_workspace_bytes(const ScanCall& call);
+std::size_t recurrence_workspace_bytes(const RecurrenceCall& call);
+
+// Enqueues the call on `stream` (a cudaStream_t as an integer) of `device`; returns at once.
+int scan(const ScanCall& call, const void* in, void* out, Workspace* workspace, int device, std::uintptr_t stream);
+int linear_recurrence(const RecurrenceCall& call, const void* a, const void* b, void* h, Workspace* workspace,
+                      int device, std::uintptr_t stream);
+
+// The same on the current device, split by operator so that the instantiations compile in
+// parallel (sums.cu, extremes.cu, recurrences.cu); scan() and linear_recurrence() (entry.cu)
+// choose among them with `device` made current.
+std::size_t sum_workspace_bytes(const ScanCall& call);
+int sum_scan(const ScanCall& call, const void* in, void* out, Workspace* workspace, std::uintptr_t stream);
+std::size_t extreme_workspace_bytes(const ScanCall& call);
+int extreme_scan(const ScanCall& call, const void* in, void* out, Workspace* workspace, std::uintptr_t stream);
+int recurrence_on_stream(const RecurrenceCall& call, const void* a, const void* b, void* h, Workspace* workspace,
+                         std::uintptr_t stream);
+
+}  // namespace scan_zoo_python

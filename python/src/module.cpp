@@ -1,0 +1,98 @@
+// python/src/module.cpp -- the extension module scan_zoo._extension (nanobind): the entry points
+// of entry_points.hpp with integers for pointers, streams and dtypes, a CUDA error turned into
+// scan_zoo.CudaError (RuntimeError) with the call named. Python (scan_zoo/_core.py) checks every
+// argument first and allocates every byte; nothing here allocates device memory, synchronizes
+// or prints.
+#include <nanobind/nanobind.h>
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "entry_points.hpp"
+
+namespace nb = nanobind;
+namespace py = scan_zoo_python;
+
+namespace {
+
+// The workspace handle as a Python object that frees it with itself. It does not own the device
+// memory: Python keeps the framework's buffer alive beside it.
+class WorkspaceHandle {
+ public:
+  WorkspaceHandle(std::uintptr_t memory, std::size_t bytes)
+      : workspace_(py::workspace_new(reinterpret_cast<void*>(memory), bytes)), bytes_(bytes) {}
+  py::Workspace* get() const { return workspace_.get(); }
+  std::size_t bytes() const { return bytes_; }
+
+ private:
+  struct Delete {
+    void operator()(py::Workspace* w) const { py::workspace_delete(w); }
+  };
+  std::unique_ptr<py::Workspace, Delete> workspace_;
+  std::size_t bytes_;
+};
+
+py::Lines lines(std::int64_t outer, std::int64_t length, std::int64_t inner) { return {outer, length, inner}; }
+
+py::ScanCall scan_call(int op, int in_type, int out_type, std::int64_t outer, std::int64_t length,
+                       std::int64_t inner, bool exclusive, bool reverse) {
+  py::ScanCall call;
+  call.op = static_cast<py::Operator>(op);
+  call.in_type = static_cast<py::Dtype>(in_type);
+  call.out_type = static_cast<py::Dtype>(out_type);
+  call.lines = lines(outer, length, inner);
+  call.exclusive = exclusive;
+  call.reverse = reverse;
+  return call;
+}
+
+py::RecurrenceCall recurrence_call(int input, int state, std::int64_t outer, std::int64_t length, std::int64_t inner,
+                                   bool reverse) {
+  py::RecurrenceCall call;
+  call.input = static_cast<py::Dtype>(input);
+  call.state = static_cast<py::Dtype>(state);
+  call.lines = lines(outer, length, inner);
+  call.reverse = reverse;
+  return call;
+}
+
+void raise_on_error(int result, const char* what) {
+  if (result != 0) throw std::runtime_error(std::string("scan_zoo.") + what + ": " + py::result_string(result));
+}
+
+}  // namespace
+
+NB_MODULE(_extension, m) {
+  m.doc() = "scan_zoo's CUDA entry points; call them through the scan_zoo package, which checks arguments.";
+
+  nb::class_<WorkspaceHandle>(m, "Workspace")
+      .def(nb::init<std::uintptr_t, std::size_t>(), nb::arg("memory"), nb::arg("bytes"))
+      .def_prop_ro("bytes", &WorkspaceHandle::bytes);
+
+  m.def("scan_workspace_bytes",
+        [](int op, int in_type, int out_type, std::int64_t outer, std::int64_t length, std::int64_t inner) {
+          return py::scan_workspace_bytes(scan_call(op, in_type, out_type, outer, length, inner, false, false));
+        });
+  m.def("scan", [](int op, int in_type, int out_type, std::int64_t outer, std::int64_t length, std::int64_t inner,
+                   bool exclusive, bool reverse, std::uintptr_t in, std::uintptr_t out, WorkspaceHandle& workspace,
+                   int device, std::uintptr_t stream) {
+    const py::ScanCall call = scan_call(op, in_type, out_type, outer, length, inner, exclusive, reverse);
+    raise_on_error(py::scan(call, reinterpret_cast<const void*>(in), reinterpret_cast<void*>(out), workspace.get(),
+                            device, stream),
+                   "scan");
+  });
+  m.def("recurrence_workspace_bytes",
+        [](int input, int state, std::int64_t outer, std::int64_t length, std::int64_t inner) {
+          return py::recurrence_workspace_bytes(recurrence_call(input, state, outer, length, inner, false));
+        });
+  m.def("linear_recurrence", [](int input, int state, std::int64_t outer, std::int64_t length, std::int64_t inner,
+                                bool reverse, std::uintptr_t a, std::uintptr_t b, std::uintptr_t h,
+                                WorkspaceHandle& workspace, int device, std::uintptr_t stream) {
+    const py::RecurrenceCall call = recurrence_call(input, state, outer, length, inner, reverse);
+    raise_on_error(py::linear_recurrence(call, reinterpret_cast<const void*>(a), reinterpret_cast<const void*>(b),
+                                         reinterpret_cast<void*>(h), workspace.get(), device, stream),
+                   "linear_recurrence");
+  });
+}

@@ -1,0 +1,332 @@
+"""The Python package scan_zoo (pyproject.toml, python/): installed into the test interpreter by
+`make test` (the Makefile's python-package).
+
+Without a GPU (CI): the package imports, and every argument check answers before any GPU work
+(numpy arrays, dims, dtypes). With a GPU and PyTorch (or CuPy): every function against
+torch.cumsum / torch.cummax / a float64 loop, over dtypes, dims, shapes (empty, one, odd, 2^31 + 1
+elements), strided inputs, exclusive and reverse, `out`, another stream, torch.compile, CUDA
+graph capture, and gradients against torch.autograd.gradcheck in float64. Random data, outputs
+poisoned, every element checked.
+"""
+import importlib.util
+
+import numpy as np
+import pytest
+
+from conftest import ONE_AT_A_TIME
+
+scan_zoo = pytest.importorskip("scan_zoo", reason="the package is not installed in this interpreter "
+                                                   "(make test installs it: make python-package)")
+from scan_zoo import _core, _dtypes  # noqa: E402
+
+
+# ---- no GPU needed ----
+
+def test_the_extension_is_there():
+    from scan_zoo._extension_loader import extension
+    assert extension.scan_workspace_bytes(0, 2, 2, 8, 131072, 1) > 0
+    # an unknown combination of dtypes (bfloat16 -> int64) has no code: SIZE_MAX, never a guess
+    assert extension.scan_workspace_bytes(0, 4, 1, 8, 131072, 1) == 2**64 - 1
+
+
+@pytest.mark.parametrize("shape, dim, lines", [
+    ((8, 131072), 1, (8, 131072, 1)), ((8, 131072), -1, (8, 131072, 1)), ((131072, 64), 0, (1, 131072, 64)),
+    ((2, 3, 5, 7), 2, (6, 5, 7)), ((2, 3, 5, 7), -4, (1, 2, 105)), ((), 0, (1, 1, 1)), ((), -1, (1, 1, 1)),
+    ((0, 5), 1, (0, 5, 1)),
+])
+def test_lines_of_a_shape_and_dim(shape, dim, lines):
+    assert _core.lines_of(shape, dim, "cumsum")[0] == lines
+
+
+@pytest.mark.parametrize("shape, dim", [((3, 4), 2), ((3, 4), -3), ((), 1), ((5,), 1)])
+def test_a_dim_out_of_range_says_the_range(shape, dim):
+    with pytest.raises(IndexError, match=rf"dim {dim} is out of range for an array of {len(shape)} dimensions"):
+        _core.lines_of(shape, dim, "cumsum")
+
+
+def test_a_dim_that_is_not_an_int_is_a_type_error():
+    with pytest.raises(TypeError, match="dim must be an int"):
+        _core.lines_of((3, 4), 1.0, "cumsum")
+
+
+@pytest.mark.parametrize("op, in_dtype, asked, expected", [
+    ("sum", "int32", None, "int64"), ("sum", "int32", "int32", "int32"), ("sum", "float32", None, "float32"),
+    ("sum", "bfloat16", None, "bfloat16"), ("sum", "bfloat16", "float32", "float32"), ("max", "int64", None, "int64"),
+    ("min", "float16", "float16", "float16"),
+])
+def test_output_dtypes_follow_torch(op, in_dtype, asked, expected):
+    assert _dtypes.scan_output_dtype(op, in_dtype, asked) == expected
+
+
+@pytest.mark.parametrize("op, in_dtype, asked, message", [
+    ("sum", "bool", None, "no code for bool input"), ("sum", "uint8", None, "no code for uint8 input"),
+    ("sum", "float32", "float64", "float32 input gives float32"), ("max", "int32", "int64", "the input's dtype"),
+])
+def test_dtypes_without_code_are_refused_with_what_is_taken(op, in_dtype, asked, message):
+    with pytest.raises(TypeError, match=message):
+        _dtypes.scan_output_dtype(op, in_dtype, asked)
+
+
+def test_recurrence_state_dtypes():
+    assert _dtypes.recurrence_state_dtype("bfloat16", "bfloat16") == "float32"
+    assert _dtypes.recurrence_state_dtype("float64", "float64") == "float64"
+    with pytest.raises(TypeError, match="one dtype"):
+        _dtypes.recurrence_state_dtype("float32", "bfloat16")
+    with pytest.raises(TypeError, match="no code for int32"):
+        _dtypes.recurrence_state_dtype("int32", "int32")
+
+
+@pytest.mark.parametrize("function", [scan_zoo.cumsum, scan_zoo.cummax, scan_zoo.cummin])
+def test_a_numpy_array_is_refused_with_the_fix(function):
+    with pytest.raises(TypeError, match=r"numpy.ndarray; scan_zoo takes torch.Tensor and cupy.ndarray on a CUDA "
+                                        r"device \(a CPU array: use numpy's own function"):
+        function(np.arange(10, dtype=np.int32), 0)
+
+
+def test_a_list_is_refused():
+    with pytest.raises(TypeError, match="builtins.list"):
+        scan_zoo.linear_recurrence([1.0], [2.0])
+
+
+# ---- on a GPU, through PyTorch ----
+
+def _torch_cuda():
+    if importlib.util.find_spec("torch") is None:
+        pytest.skip("PyTorch is not installed here")
+    import torch
+    if not torch.cuda.is_available():
+        pytest.skip("no CUDA device visible to PyTorch")
+    return torch
+
+
+@pytest.fixture(scope="module")
+def torch():
+    return _torch_cuda()
+
+
+def random_tensor(torch, shape, dtype, generator):
+    """Random values that keep float sums far from cancellation and integer sums exact: integers
+    in [-1000, 1000], floats in [-1, 1) (16-bit floats rounded from them)."""
+    if dtype in (torch.int32, torch.int64):
+        return torch.randint(-1000, 1001, shape, generator=generator, device="cuda", dtype=dtype)
+    return (torch.rand(shape, generator=generator, device="cuda", dtype=torch.float64) * 2 - 1).to(dtype)
+
+
+def reference_scan(torch, x, dim, op, exclusive, reverse, out_dtype):
+    """torch's own scan in float64 (int64 for integers), on the GPU, for comparison."""
+    wide = x.to(torch.int64 if not x.dtype.is_floating_point else torch.float64)
+    if reverse:
+        wide = wide.flip(dim)
+    if op == "sum":
+        y = wide.cumsum(dim)
+        if exclusive:
+            y = y - wide
+    else:
+        y = (wide.cummax(dim) if op == "max" else wide.cummin(dim)).values
+        if exclusive:
+            identity = (float("-inf") if op == "max" else float("inf")) if x.dtype.is_floating_point else (
+                torch.iinfo(x.dtype).min if op == "max" else torch.iinfo(x.dtype).max)
+            first = torch.full_like(y.narrow(dim, 0, min(1, y.shape[dim])), identity)
+            y = torch.cat([first, y.narrow(dim, 0, max(y.shape[dim] - 1, 0))], dim)
+    if reverse:
+        y = y.flip(dim)
+    return y.to(out_dtype) if not out_dtype.is_floating_point else y
+
+
+def check_close(torch, result, expected, dtype_in, length):
+    """Integers exactly (int32 outputs wrap as the reference's int64 cast does); floats to the
+    float rule: error within a few ulps of the output type times sqrt(length) of |terms| <= 1."""
+    if not result.dtype.is_floating_point:
+        assert torch.equal(result.to(torch.int64), expected.to(result.dtype).to(torch.int64))
+        return
+    eps = torch.finfo(result.dtype).eps
+    tolerance = 8 * eps * max(length, 1) ** 0.5 + 4 * eps * expected.abs().to(torch.float64)
+    error = (result.to(torch.float64) - expected.to(torch.float64)).abs()
+    assert bool((error <= tolerance + eps).all()), f"worst error {error.max().item()} (length {length})"
+
+
+SHAPES = [((0,), 0), ((1,), 0), ((7,), 0), ((100003,), 0), ((3, 5, 7), 0), ((3, 5, 7), 1), ((3, 5, 7), 2),
+          ((8, 131072), 1), ((1000, 64), 0), ((2, 1000, 3), 1), ((64, 1024), -1), ((1 << 20, 2), 0)]
+
+
+@pytest.mark.parametrize("shape, dim", SHAPES)
+@pytest.mark.parametrize("dtype_name, out_name", [("float32", None), ("int32", None), ("int32", "int32"),
+                                                  ("int64", None), ("float64", None), ("bfloat16", "float32"),
+                                                  ("float16", None)])
+def test_cumsum_against_torch(torch, seed, shape, dim, dtype_name, out_name):
+    dtype = getattr(torch, dtype_name)
+    generator = torch.Generator(device="cuda").manual_seed(seed)
+    x = random_tensor(torch, shape, dtype, generator)
+    widened = torch.int64 if dtype in (torch.int32, torch.int64) else dtype  # torch.cumsum's default
+    out_dtype = getattr(torch, out_name) if out_name else widened
+    for exclusive in (False, True):
+        for reverse in (False, True):
+            y = scan_zoo.cumsum(x, dim, dtype=None if out_name is None else out_dtype, exclusive=exclusive,
+                                reverse=reverse)
+            assert y.dtype == out_dtype and y.shape == x.shape
+            expected = reference_scan(torch, x, dim, "sum", exclusive, reverse, out_dtype)
+            check_close(torch, y, expected, dtype, shape[dim] if shape else 1)
+
+
+@pytest.mark.parametrize("shape, dim", SHAPES)
+@pytest.mark.parametrize("op", ["max", "min"])
+@pytest.mark.parametrize("dtype_name", ["float32", "int32", "int64", "bfloat16", "float64"])
+def test_cummax_cummin_against_torch_exactly(torch, seed, shape, dim, op, dtype_name):
+    dtype = getattr(torch, dtype_name)
+    x = random_tensor(torch, shape, dtype, torch.Generator(device="cuda").manual_seed(seed))
+    function = scan_zoo.cummax if op == "max" else scan_zoo.cummin
+    for exclusive in (False, True):
+        for reverse in (False, True):
+            y = function(x, dim, exclusive=exclusive, reverse=reverse)
+            expected = reference_scan(torch, x, dim, op, exclusive, reverse, dtype)
+            assert y.dtype == dtype and torch.equal(y.to(torch.float64), expected.to(dtype).to(torch.float64))
+
+
+def test_a_strided_input_and_out(torch, seed):
+    generator = torch.Generator(device="cuda").manual_seed(seed)
+    x = random_tensor(torch, (4096, 33), torch.int32, generator).t()  # [33, 4096], not contiguous
+    out = torch.full(x.shape, -7, dtype=torch.int64, device="cuda")  # poisoned
+    assert scan_zoo.cumsum(x, 1, out=out) is out
+    assert torch.equal(out, x.to(torch.int64).cumsum(1))
+    in_place = x.contiguous().to(torch.float32)
+    expected = in_place.to(torch.float64).cumsum(0)
+    scan_zoo.cumsum(in_place, 0, out=in_place)
+    check_close(torch, in_place, expected, torch.float32, 33)
+
+
+def test_a_side_stream_is_used_and_no_sync_needed_before_it(torch, seed):
+    x = random_tensor(torch, (64, 131072), torch.float32, torch.Generator(device="cuda").manual_seed(seed))
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        y = scan_zoo.cumsum(x, 1)
+        z = y * 1  # ordered after the scan on the same stream
+    side.synchronize()
+    check_close(torch, z, x.to(torch.float64).cumsum(1), torch.float32, 131072)
+
+
+def recurrence_reference(torch, a, b, dim, reverse):
+    """The loop h[t] = a[t] h[t -+ 1] + b[t] in float64, step by step along dim."""
+    a64, b64 = a.to(torch.float64).movedim(dim, 0), b.to(torch.float64).movedim(dim, 0)
+    h = torch.empty_like(a64)
+    state = torch.zeros_like(a64[0]) if a64.shape[0] else None
+    steps = range(a64.shape[0] - 1, -1, -1) if reverse else range(a64.shape[0])
+    for t in steps:
+        state = a64[t] * state + b64[t]
+        h[t] = state
+    return h.movedim(0, dim)
+
+
+@pytest.mark.parametrize("shape, dim", [((4, 3, 1000), -1), ((4, 1000, 3), 1), ((5000,), 0), ((0, 7), 1)])
+@pytest.mark.parametrize("dtype_name", ["float32", "bfloat16", "float64"])
+def test_linear_recurrence_against_the_loop(torch, seed, shape, dim, dtype_name):
+    dtype = getattr(torch, dtype_name)
+    generator = torch.Generator(device="cuda").manual_seed(seed)
+    # decays in (0.5, 1): the state stays bounded, as in a state-space model
+    a = (0.5 + 0.5 * torch.rand(shape, generator=generator, device="cuda", dtype=torch.float64)).to(dtype)
+    b = random_tensor(torch, shape, dtype, generator)
+    for reverse in (False, True):
+        h = scan_zoo.linear_recurrence(a, b, dim, reverse=reverse)
+        assert h.dtype == (torch.float64 if dtype == torch.float64 else torch.float32)
+        expected = recurrence_reference(torch, a, b, dim, reverse)
+        check_close(torch, h, expected, dtype, 64)
+
+
+def test_torch_compile_traces_the_ops(torch, seed):
+    x = random_tensor(torch, (8, 131072), torch.float32, torch.Generator(device="cuda").manual_seed(seed))
+
+    def f(x):
+        return scan_zoo.cumsum(x * 2, 1, exclusive=True) + scan_zoo.cummax(x, 1)
+
+    compiled = torch.compile(f, fullgraph=True)
+    assert torch.equal(compiled(x), f(x))
+
+
+def test_cuda_graph_capture_and_replay(torch, seed):
+    generator = torch.Generator(device="cuda").manual_seed(seed)
+    static_x = random_tensor(torch, (64, 131072), torch.float32, generator)
+    scan_zoo.cumsum(static_x, 1)  # warm up outside the capture, as torch asks
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        static_y = scan_zoo.cumsum(static_x, 1)
+        static_h = scan_zoo.linear_recurrence(static_x, static_x, 1)
+    for _ in range(3):  # replays must not see a previous replay's status words
+        static_x.copy_(random_tensor(torch, static_x.shape, torch.float32, generator))
+        static_y.fill_(float("nan"))
+        graph.replay()
+        torch.cuda.synchronize()
+        check_close(torch, static_y, static_x.to(torch.float64).cumsum(1), torch.float32, 131072)
+        assert torch.allclose(static_h, scan_zoo.linear_recurrence(static_x, static_x, 1))
+
+
+@pytest.mark.parametrize("exclusive, reverse", [(False, False), (True, False), (False, True), (True, True)])
+def test_cumsum_gradient(torch, seed, exclusive, reverse):
+    x = torch.rand((3, 17, 5), generator=torch.Generator(device="cuda").manual_seed(seed), device="cuda",
+                   dtype=torch.float64, requires_grad=True)
+    assert torch.autograd.gradcheck(lambda t: scan_zoo.cumsum(t, 1, exclusive=exclusive, reverse=reverse), (x,))
+
+
+@pytest.mark.parametrize("dim, reverse", [(-1, False), (-1, True), (1, False), (0, True)])
+def test_linear_recurrence_gradient(torch, seed, dim, reverse):
+    generator = torch.Generator(device="cuda").manual_seed(seed)
+    a = (0.5 + 0.5 * torch.rand((3, 9, 4), generator=generator, device="cuda", dtype=torch.float64)).requires_grad_()
+    b = torch.rand((3, 9, 4), generator=generator, device="cuda", dtype=torch.float64).requires_grad_()
+    assert torch.autograd.gradcheck(lambda p, q: scan_zoo.linear_recurrence(p, q, dim, reverse=reverse), (a, b))
+
+
+def test_errors_a_torch_user_reads(torch):
+    with pytest.raises(ValueError, match="is on cpu; scan_zoo runs on CUDA devices"):
+        scan_zoo.cumsum(torch.arange(5), 0)
+    with pytest.raises(IndexError, match="dim 2 is out of range"):
+        scan_zoo.cumsum(torch.zeros(3, 4, device="cuda"), 2)
+    with pytest.raises(TypeError, match="no code for bool input"):
+        scan_zoo.cumsum(torch.zeros(3, device="cuda", dtype=torch.bool), 0)
+    with pytest.raises(TypeError, match="out is float32, the result int64"):
+        scan_zoo.cumsum(torch.zeros(3, device="cuda", dtype=torch.int64), 0, out=torch.zeros(3, device="cuda"))
+    with pytest.raises(ValueError, match="out must be contiguous"):
+        scan_zoo.cumsum(torch.zeros(4, 4, device="cuda"), 0, out=torch.zeros(4, 4, device="cuda").t())
+    with pytest.raises(ValueError, match="a has shape"):
+        scan_zoo.linear_recurrence(torch.zeros(3, device="cuda"), torch.zeros(4, device="cuda"))
+
+
+@ONE_AT_A_TIME
+def test_past_2_to_the_31_elements(torch):
+    """2^31 + 1 int32 elements (x[i] = i % 7 - 3, whose sums repeat every 7: the expected value is
+    a table lookup, not another scan, since torch.cumsum itself has been wrong past 2^31)."""
+    n = 2**31 + 1
+    if torch.cuda.get_device_properties(0).total_memory < 64 << 30:
+        pytest.skip("needs about 45 GB of device memory (the index, input, output and expected arrays)")
+    index = torch.arange(n, device="cuda", dtype=torch.int64) % 7
+    x = (index - 3).to(torch.int32)
+    y = scan_zoo.cumsum(x, 0, dtype=torch.int32)
+    period = torch.tensor([-3, -5, -6, -6, -5, -3, 0], device="cuda", dtype=torch.int32)
+    assert torch.equal(y, period[index])
+
+
+# ---- on a GPU, through CuPy ----
+
+@pytest.fixture(scope="module")
+def cupy():
+    if importlib.util.find_spec("cupy") is None:
+        pytest.skip("CuPy is not installed here")
+    import cupy
+    try:
+        cupy.cuda.runtime.getDeviceCount()
+    except cupy.cuda.runtime.CUDARuntimeError as error:
+        pytest.skip(f"no CUDA device visible to CuPy: {error}")
+    return cupy
+
+
+@pytest.mark.parametrize("shape, dim", [((100003,), 0), ((8, 4096), 1), ((4096, 64), 0), ((3, 500, 5), 1)])
+def test_cupy_cumsum_and_cummax(cupy, seed, shape, dim):
+    rng = cupy.random.default_rng(seed)
+    x = rng.integers(-1000, 1001, size=shape, dtype=cupy.int32)
+    y = scan_zoo.cumsum(x, dim)
+    assert y.dtype == cupy.int64 and bool((y == cupy.cumsum(x, axis=dim, dtype=cupy.int64)).all())
+    f = rng.random(shape, dtype=cupy.float32)
+    assert bool((scan_zoo.cummax(f, dim) == cupy.maximum.accumulate(f, axis=dim)).all())
+    side = cupy.cuda.Stream(non_blocking=True)
+    with side:
+        z = scan_zoo.cumsum(x, dim, reverse=True)
+    side.synchronize()
+    assert bool((z == cupy.flip(cupy.cumsum(cupy.flip(x, dim), axis=dim), dim)).all())
