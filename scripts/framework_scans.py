@@ -1,9 +1,11 @@
 """framework_scans.py -- the prefix sums Python users call, torch.cumsum, cupy.cumsum and
-jax.numpy.cumsum, measured by the zoo's protocol and printed as rows of the zoo's schema, so that
-they sit in the same tables and charts as the binaries (bin/cub_scan, bin/thrust_scan, ...).
+jax.numpy.cumsum, and the zoo's own from Python (the scan_zoo package), measured by the zoo's
+protocol and printed as rows of the zoo's schema, so that they sit in the same tables and charts
+as the binaries (bin/cub_scan, bin/thrust_scan, ...).
 
-Rows (stdout, scripts/timing_table.py COLUMNS): variant torch_cumsum, cupy_cumsum or jax_cumsum, op sum, mode
-inclusive, one row per (framework, type, N); human lines on stderr. With --row-length L the N
+Rows (stdout, scripts/timing_table.py COLUMNS): variant torch_cumsum, cupy_cumsum, jax_cumsum,
+scan_zoo_torch or scan_zoo_cupy, op sum, mode inclusive, one row per (framework, type, N); human
+lines on stderr. With --row-length L the N
 elements are N / L rows of L, each scanned on its own along the last axis (torch.cumsum(x, 1) of
 the [N / L, L] view, cupy.cumsum(x, axis=1)), as the binaries of src/axis/ do, and the mode is
 inclusive-lengthL, theirs; with --columns C they are N / C rows of C, each column scanned down
@@ -37,6 +39,13 @@ rows were taken with torch 2.11 and CuPy 14.2, CuPy's accelerators at their defa
                 and a host round trip (tens of microseconds) to every rep, which small N show.
                 Its cold-L2 flush is a jnp.sum over 128 MiB (JAX does not report the L2's
                 size; the largest of the measured GPUs is the H200's 60 MB).
+  scan_zoo_torch, scan_zoo_cupy
+                the zoo's own scan called from Python: scan_zoo.cumsum(x, dim, dtype=y.dtype, out=y)
+                of the package this repository builds (pyproject.toml, python/; make
+                python-package), on torch tensors (through its torch.library operator) and CuPy
+                arrays; underneath, one launch of include/scan_zoo/axis.cuh's scan, as
+                bin/single_pass_scan_tuned, bin/row_scan and bin/column_scan run it, plus the
+                package's Python work per call. Without the package: SKIPPED(no-scan_zoo) rows.
 The versions and, for CuPy, the accelerators in use are printed on stderr.
 
 Protocol (README, "How it measures"), as the binaries run it:
@@ -66,7 +75,7 @@ Protocol (README, "How it measures"), as the binaries run it:
             exit 4; a usage error: exit 2, no rows. Worst exit code wins, as in the binaries.
 
 Usage:
-    python3 scripts/framework_scans.py SIZES [--variants torch_cumsum,cupy_cumsum,jax_cumsum]
+    python3 scripts/framework_scans.py SIZES [--variants torch_cumsum,cupy_cumsum,jax_cumsum,scan_zoo_torch,...]
                                        [--type int32[,float32][,bf16>float32]]
                                        [--reps R] [--warmup W] [--hot] [--seed S] [--row-length L | --columns C]
 SIZES as the binaries take N: 1048576, 64K, 16M, 1G, 2^20, 2^24-1, comma lists.

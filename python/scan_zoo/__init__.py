@@ -40,30 +40,37 @@ __version__ = "1.0.0"
 __all__ = ["cumsum", "cummax", "cummin", "linear_recurrence"]
 
 
+_FRAMEWORKS = {}  # "torch" or "cupy" -> its adapter, imported on first use
+
+
 def _framework(x, function, what="x"):
-    """The adapter module for x's framework (imported on first use)."""
-    module = type(x).__module__.split(".")[0]
+    """The adapter module for x's framework."""
+    module = type(x).__module__.partition(".")[0]
+    framework = _FRAMEWORKS.get(module)
+    if framework is not None:
+        return framework
     if module == "torch":
-        from . import _torch
-        return _torch
-    if module == "cupy":
-        from . import _cupy
-        return _cupy
-    hint = {
-        "numpy": " (a CPU array: use numpy's own function, or move it to the GPU with cupy.asarray)",
-        "jax": " (JAX arrays are not taken: README, 'From Python', says why)",
-    }.get(module, "")
-    raise TypeError(f"scan_zoo.{function}: {what} is a {type(x).__module__}.{type(x).__name__}; scan_zoo takes "
-                    f"torch.Tensor and cupy.ndarray on a CUDA device{hint}")
+        from . import _torch as framework
+    elif module == "cupy":
+        from . import _cupy as framework
+    else:
+        hint = {
+            "numpy": " (a CPU array: use numpy's own function, or move it to the GPU with cupy.asarray)",
+            "jax": " (JAX arrays are not taken: README, 'From Python', says why)",
+        }.get(module, "")
+        raise TypeError(f"scan_zoo.{function}: {what} is a {type(x).__module__}.{type(x).__name__}; scan_zoo "
+                        f"takes torch.Tensor and cupy.ndarray on a CUDA device{hint}")
+    _FRAMEWORKS[module] = framework
+    return framework
 
 
 def _check_out(framework, x, out, out_dtype, function):
     framework.check_cuda(out, function, "out")
-    if tuple(out.shape) != tuple(x.shape):
+    if out.shape != x.shape:
         raise ValueError(f"scan_zoo.{function}: out has shape {tuple(out.shape)}, x {tuple(x.shape)}")
     if framework.dtype_name(out.dtype) != out_dtype:
         raise TypeError(f"scan_zoo.{function}: out is {framework.dtype_name(out.dtype)}, the result {out_dtype}")
-    if out.device != x.device:
+    if framework.device_index(out) != framework.device_index(x):
         raise ValueError(f"scan_zoo.{function}: out is on {out.device}, x on {x.device}")
     if not framework.is_contiguous(out):
         raise ValueError(f"scan_zoo.{function}: out must be contiguous")
@@ -72,14 +79,14 @@ def _check_out(framework, x, out, out_dtype, function):
 def _scan(function, op, x, dim, dtype, exclusive, reverse, out):
     framework = _framework(x, function)
     framework.check_cuda(x, function)
-    _core.lines_of(tuple(x.shape), dim, function)
+    lines, _ = _core.lines_of(x.shape, dim, function)
     asked = None if dtype is None else framework.dtype_name(dtype)
     if asked is None and out is not None:
         asked = framework.dtype_name(out.dtype)
     out_dtype = _dtypes.scan_output_dtype(op, framework.dtype_name(x.dtype), asked)
     if out is not None:
         _check_out(framework, x, out, out_dtype, function)
-    return framework.scan(x, op, dim, out_dtype, exclusive, reverse, out)
+    return framework.scan(x, op, dim, lines, out_dtype, bool(exclusive), bool(reverse), out)
 
 
 def cumsum(x, dim, *, dtype=None, exclusive=False, reverse=False, out=None):
@@ -102,10 +109,10 @@ def linear_recurrence(a, b, dim=-1, *, reverse=False):
     framework = _framework(a, "linear_recurrence", "a")
     framework.check_cuda(a, "linear_recurrence", "a")
     framework.check_cuda(b, "linear_recurrence", "b")
-    if tuple(a.shape) != tuple(b.shape):
+    if a.shape != b.shape:
         raise ValueError(f"scan_zoo.linear_recurrence: a has shape {tuple(a.shape)}, b {tuple(b.shape)}")
-    if a.device != b.device:
+    if framework.device_index(a) != framework.device_index(b):
         raise ValueError(f"scan_zoo.linear_recurrence: a is on {a.device}, b on {b.device}")
-    _core.lines_of(tuple(a.shape), dim, "linear_recurrence")
-    _dtypes.recurrence_state_dtype(framework.dtype_name(a.dtype), framework.dtype_name(b.dtype))
-    return framework.linear_recurrence(a, b, dim, reverse)
+    lines, _ = _core.lines_of(a.shape, dim, "linear_recurrence")
+    state = _dtypes.recurrence_state_dtype(framework.dtype_name(a.dtype), framework.dtype_name(b.dtype))
+    return framework.linear_recurrence(a, b, dim, lines, state, bool(reverse))

@@ -1,9 +1,11 @@
 """The framework-free middle of the package: shapes and dims, the workspaces, the extension calls.
 
 A framework adapter (_torch.py, _cupy.py) turns its arrays into the few facts these functions
-need: a device pointer, a device index, the current stream as an integer, whether that stream is
-capturing a CUDA graph, and a way to allocate bytes on the stream.
+need: a device pointer, a device index, the current stream as an integer, and a way to allocate
+bytes on a device (from the framework's allocator, on its current stream). Every call here is
+on the path of every scan: it is kept to dict lookups and a few calls into the extension.
 """
+import atexit
 import math
 
 from . import _dtypes
@@ -35,19 +37,21 @@ class Workspaces:
     def __init__(self, extension):
         self._extension = extension
         self._cache = {}
+        # Handles freed before the interpreter's teardown, whose order nanobind cannot rely on.
+        atexit.register(self.clear)
 
-    def get(self, bytes_needed, device, stream, capturing, allocate):
+    def get(self, bytes_needed, device, stream, allocate):
         """A Workspace handle of at least bytes_needed bytes for this stream, and the buffer that
-        must stay alive with it. allocate(bytes) returns (buffer, its device pointer)."""
-        if capturing:
-            buffer, pointer = allocate(bytes_needed)
+        must stay alive with it. allocate(bytes, device) returns (buffer, its device pointer)."""
+        if self._extension.stream_is_capturing(stream):
+            buffer, pointer = allocate(bytes_needed, device)
             return self._extension.Workspace(pointer, bytes_needed), buffer
         key = (device, stream)
         held = self._cache.get(key)
         if held is None or held[0].bytes < bytes_needed:
             # Grown by at least half, so that a slowly growing size does not reallocate each call.
             grown = bytes_needed if held is None else max(bytes_needed, held[0].bytes * 3 // 2)
-            buffer, pointer = allocate(grown)
+            buffer, pointer = allocate(grown, device)
             held = (self._extension.Workspace(pointer, grown), buffer)
             self._cache[key] = held
         return held
@@ -57,25 +61,25 @@ class Workspaces:
 
 
 def run_scan(extension, workspaces, op, in_dtype, out_dtype, lines, exclusive, reverse, in_ptr, out_ptr, device,
-             stream, capturing, allocate):
+             stream, allocate):
     """Enqueues one scan (cumsum, cummax, cummin) on `stream`; nothing for an empty array."""
     if math.prod(lines) == 0:
         return
     op_code = _dtypes.OPERATOR_CODES[op]
     in_code, out_code = _dtypes.DTYPE_CODES[in_dtype], _dtypes.DTYPE_CODES[out_dtype]
     bytes_needed = extension.scan_workspace_bytes(op_code, in_code, out_code, *lines)
-    workspace, _buffer = workspaces.get(max(bytes_needed, 1), device, stream, capturing, allocate)
+    workspace, _buffer = workspaces.get(max(bytes_needed, 1), device, stream, allocate)
     extension.scan(op_code, in_code, out_code, *lines, exclusive, reverse, in_ptr, out_ptr, workspace, device,
                    stream)
 
 
 def run_recurrence(extension, workspaces, in_dtype, state_dtype, lines, reverse, a_ptr, b_ptr, h_ptr, device,
-                   stream, capturing, allocate):
+                   stream, allocate):
     """Enqueues one linear recurrence on `stream`; nothing for an empty array."""
     if math.prod(lines) == 0:
         return
     in_code, state_code = _dtypes.DTYPE_CODES[in_dtype], _dtypes.DTYPE_CODES[state_dtype]
     bytes_needed = extension.recurrence_workspace_bytes(in_code, state_code, *lines)
-    workspace, _buffer = workspaces.get(max(bytes_needed, 1), device, stream, capturing, allocate)
+    workspace, _buffer = workspaces.get(max(bytes_needed, 1), device, stream, allocate)
     extension.linear_recurrence(in_code, state_code, *lines, reverse, a_ptr, b_ptr, h_ptr, workspace, device,
                                 stream)

@@ -2,7 +2,7 @@
 outputs and workspaces from CuPy's memory pool, no synchronization."""
 import cupy
 
-from . import _core, _dtypes
+from . import _core
 from ._extension_loader import extension
 
 _WORKSPACES = _core.Workspaces(extension)
@@ -21,37 +21,37 @@ def is_contiguous(x):
     return x.flags.c_contiguous
 
 
-def _launch_facts(x):
-    device = x.device.id
-    with x.device:
-        stream = cupy.cuda.get_current_stream()
-        capturing = stream.is_capturing()
-
-    def allocate(nbytes):
-        with x.device:
-            buffer = cupy.empty(nbytes, dtype=cupy.uint8)
-        return buffer, buffer.data.ptr
-
-    return device, stream.ptr, capturing, allocate
+def device_index(x):
+    return x.data.device_id
 
 
-def scan(x, op, dim, out_dtype, exclusive, reverse, out=None):
+def _allocate(nbytes, device):
+    with cupy.cuda.Device(device):
+        buffer = cupy.empty(nbytes, dtype=cupy.uint8)
+    return buffer, buffer.data.ptr
+
+
+def _on_device(device, shape, dtype):
+    if device == cupy.cuda.runtime.getDevice():
+        return cupy.empty(shape, dtype=dtype)
+    with cupy.cuda.Device(device):
+        return cupy.empty(shape, dtype=dtype)
+
+
+def scan(x, op, dim, lines, out_dtype, exclusive, reverse, out=None):
     x = cupy.ascontiguousarray(x)  # the one copy a strided input costs
+    device = x.data.device_id
     if out is None:
-        with x.device:
-            out = cupy.empty(x.shape, dtype=out_dtype)
-    lines, _ = _core.lines_of(tuple(x.shape), dim, "scan")
-    _core.run_scan(extension, _WORKSPACES, op, dtype_name(x.dtype), dtype_name(out.dtype), lines, exclusive,
-                   reverse, x.data.ptr, out.data.ptr, *_launch_facts(x))
+        out = _on_device(device, x.shape, out_dtype)
+    _core.run_scan(extension, _WORKSPACES, op, x.dtype.name, out.dtype.name, lines, exclusive, reverse, x.data.ptr,
+                   out.data.ptr, device, cupy.cuda.get_current_stream(device).ptr, _allocate)
     return out
 
 
-def linear_recurrence(a, b, dim, reverse):
+def linear_recurrence(a, b, dim, lines, state, reverse):
     a, b = cupy.ascontiguousarray(a), cupy.ascontiguousarray(b)
-    state = _dtypes.recurrence_state_dtype(dtype_name(a.dtype), dtype_name(b.dtype))
-    with a.device:
-        h = cupy.empty(a.shape, dtype=state)
-    lines, _ = _core.lines_of(tuple(a.shape), dim, "linear_recurrence")
-    _core.run_recurrence(extension, _WORKSPACES, dtype_name(a.dtype), state, lines, reverse, a.data.ptr, b.data.ptr,
-                         h.data.ptr, *_launch_facts(a))
+    device = a.data.device_id
+    h = _on_device(device, a.shape, state)
+    _core.run_recurrence(extension, _WORKSPACES, a.dtype.name, state, lines, reverse, a.data.ptr, b.data.ptr,
+                         h.data.ptr, device, cupy.cuda.get_current_stream(device).ptr, _allocate)
     return h

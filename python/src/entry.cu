@@ -36,6 +36,13 @@ const char* result_string(int result) {
   return cudaGetErrorString(static_cast<cudaError_t>(result));
 }
 
+int stream_is_capturing(std::uintptr_t stream, bool& capturing) {
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  const cudaError_t result = cudaStreamIsCapturing(stream_of(stream), &status);
+  capturing = status != cudaStreamCaptureStatusNone;
+  return result;
+}
+
 std::size_t scan_workspace_bytes(const ScanCall& call) {
   return call.op == Operator::Sum ? sum_workspace_bytes(call) : extreme_workspace_bytes(call);
 }

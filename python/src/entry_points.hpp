@@ -43,6 +43,9 @@ struct Workspace;
 Workspace* workspace_new(void* memory, std::size_t bytes);
 void workspace_delete(Workspace* workspace);
 
+// Whether `stream` is capturing a CUDA graph (into `capturing`); the result as below.
+int stream_is_capturing(std::uintptr_t stream, bool& capturing);
+
 // The results: 0 (cudaSuccess), a cudaError_t, or kNotBuilt when the extension has no code for
 // this combination of types (Python checks them first: it should not happen).
 inline constexpr int kNotBuilt = -1;

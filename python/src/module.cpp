@@ -71,6 +71,11 @@ NB_MODULE(_extension, m) {
       .def(nb::init<std::uintptr_t, std::size_t>(), nb::arg("memory"), nb::arg("bytes"))
       .def_prop_ro("bytes", &WorkspaceHandle::bytes);
 
+  m.def("stream_is_capturing", [](std::uintptr_t stream) {
+    bool capturing = false;
+    raise_on_error(py::stream_is_capturing(stream, capturing), "stream_is_capturing");
+    return capturing;
+  });
   m.def("scan_workspace_bytes",
         [](int op, int in_type, int out_type, std::int64_t outer, std::int64_t length, std::int64_t inner) {
           return py::scan_workspace_bytes(scan_call(op, in_type, out_type, outer, length, inner, false, false));
