@@ -318,7 +318,9 @@ def test_worst_exit_code_wins():
 # ---------------------------------------------------------------------------------------------
 # Frameworks that cannot run: rows that say why, exit 0.
 # ---------------------------------------------------------------------------------------------
-MODULES = {"torch_cumsum": "torch", "cupy_cumsum": "cupy", "jax_cumsum": "jax"}
+# The module whose absence skips each variant (the zoo's scan from Python needs its framework first).
+MODULES = {"torch_cumsum": "torch", "cupy_cumsum": "cupy", "jax_cumsum": "jax", "scan_zoo_torch": "torch",
+           "scan_zoo_cupy": "cupy"}
 
 
 def test_unimportable_frameworks_give_skipped_rows(tmp_path):
