@@ -472,34 +472,27 @@ def _scan_zoo():
     return scan_zoo
 
 
-class ScanZooTorch(Torch):
-    """The zoo's own scan from Python (the scan_zoo package, pyproject.toml) on torch tensors:
-    scan_zoo.cumsum(x, dim, dtype=y.dtype, out=y), the call torch_cumsum makes, through the
-    package's torch.library operator."""
+class ScanZooRows:
+    """The zoo's own scan from Python (the scan_zoo package, pyproject.toml) on the arrays of the
+    framework class it is mixed into: scan_zoo.cumsum(x, dim, dtype=y.dtype, out=y), the call
+    torch_cumsum makes (through the package's torch.library operator on torch tensors)."""
+
+    def __init__(self):
+        super().__init__()
+        self.scan_zoo = _scan_zoo()
+        self.description = f"scan_zoo {self.scan_zoo.__version__} on {self.description}"
+
+    def scan(self, x, y, axis=ONE_ARRAY):
+        (x_matrix, dim), (y_matrix, _) = axis.matrix(x), axis.matrix(y)
+        self.scan_zoo.cumsum(x_matrix, dim, dtype=y_matrix.dtype, out=y_matrix)
+
+
+class ScanZooTorch(ScanZooRows, Torch):
     variant = "scan_zoo_torch"
 
-    def __init__(self):
-        super().__init__()
-        self.scan_zoo = _scan_zoo()
-        self.description = f"scan_zoo {self.scan_zoo.__version__} on {self.description}"
 
-    def scan(self, x, y, axis=ONE_ARRAY):
-        (x_matrix, dim), (y_matrix, _) = axis.matrix(x), axis.matrix(y)
-        self.scan_zoo.cumsum(x_matrix, dim, dtype=y_matrix.dtype, out=y_matrix)
-
-
-class ScanZooCupy(Cupy):
-    """The same on CuPy arrays: scan_zoo.cumsum(x, axis, out=y)."""
+class ScanZooCupy(ScanZooRows, Cupy):
     variant = "scan_zoo_cupy"
-
-    def __init__(self):
-        super().__init__()
-        self.scan_zoo = _scan_zoo()
-        self.description = f"scan_zoo {self.scan_zoo.__version__} on {self.description}"
-
-    def scan(self, x, y, axis=ONE_ARRAY):
-        (x_matrix, dim), (y_matrix, _) = axis.matrix(x), axis.matrix(y)
-        self.scan_zoo.cumsum(x_matrix, dim, dtype=y_matrix.dtype, out=y_matrix)
 
 
 FRAMEWORKS = {"torch_cumsum": Torch, "cupy_cumsum": Cupy, "jax_cumsum": Jax, "scan_zoo_torch": ScanZooTorch,

@@ -23,34 +23,16 @@ bool with_sum_types(const ScanCall& call, Fn& fn) {
   return false;
 }
 
-struct SumBytes {
-  const ScanCall& call;
-  std::size_t bytes = SIZE_MAX;
-  template <class In, class Out>
-  void operator()() { bytes = typed_workspace_bytes<In, Out>(call); }
-};
-
-struct SumScan {
-  const ScanCall& call;
-  const void* in;
-  void* out;
-  Workspace* workspace;
-  std::uintptr_t stream;
-  int result = kNotBuilt;
-  template <class In, class Out>
-  void operator()() { result = typed_scan<In, Out, scan_zoo::Plus>(call, in, out, workspace, stream); }
-};
-
 }  // namespace
 
 std::size_t sum_workspace_bytes(const ScanCall& call) {
-  SumBytes bytes{call};
+  WorkspaceBytesOf bytes{call};
   with_sum_types(call, bytes);
   return bytes.bytes;
 }
 
 int sum_scan(const ScanCall& call, const void* in, void* out, Workspace* workspace, std::uintptr_t stream) {
-  SumScan scan{call, in, out, workspace, stream};
+  ScanWith<scan_zoo::Plus> scan{call, in, out, workspace, stream};
   with_sum_types(call, scan);
   return scan.result;
 }

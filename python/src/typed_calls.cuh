@@ -39,9 +39,27 @@ int typed_scan(const ScanCall& call, const void* in, void* out, Workspace* works
                         : scan_zoo::inclusive_scan(x, y, shape, Op{}, w, s);
 }
 
-template <class In, class Out>
-std::size_t typed_workspace_bytes(const ScanCall& call) {
-  return scan_zoo::workspace_bytes<scan_zoo::accumulator_t<scan_zoo::UseDefault, Out>, In>(shape_of(call.lines));
-}
+// What sums.cu and extremes.cu do for the In and Out their dtype switch picks: each switch calls
+// fn.template operator()<In, Out>() of one of these.
+struct WorkspaceBytesOf {
+  const ScanCall& call;
+  std::size_t bytes = SIZE_MAX;
+  template <class In, class Out>
+  void operator()() {
+    bytes = scan_zoo::workspace_bytes<scan_zoo::accumulator_t<scan_zoo::UseDefault, Out>, In>(shape_of(call.lines));
+  }
+};
+
+template <class Op>
+struct ScanWith {
+  const ScanCall& call;
+  const void* in;
+  void* out;
+  Workspace* workspace;
+  std::uintptr_t stream;
+  int result = kNotBuilt;
+  template <class In, class Out>
+  void operator()() { result = typed_scan<In, Out, Op>(call, in, out, workspace, stream); }
+};
 
 }  // namespace scan_zoo_python
