@@ -7,11 +7,10 @@ Operators (namespace scan_zoo):
   linear_recurrence(a, b, dim, reverse) -> Tensor                     the state h
 Each runs on the current stream of the input's device (torch.cuda.current_stream), allocates
 through PyTorch's caching allocator, and never synchronizes. In plain eager calls the package
-skips the dispatcher and calls the extension itself (_plain_eager), which is what the operators'
-CUDA kernels do. Gradients: cumsum's is the scan of
-the output's gradient in the other direction (inclusive stays inclusive, exclusive exclusive);
-the recurrence's is the recurrence run backwards over the shifted multipliers (the adjoint
-equation), below.
+skips the dispatcher and calls the extension itself (_plain_eager), as the operators' CUDA
+kernels do. Gradients: cumsum's is the scan of the output's gradient in the other direction
+(inclusive stays inclusive, exclusive exclusive); the recurrence's is the recurrence run
+backwards over the shifted multipliers (the adjoint equation), below.
 """
 import torch
 
@@ -71,7 +70,8 @@ def _plain_eager(*tensors):
     """True where calling the extension directly does what the dispatcher would: plain tensors,
     no gradient to record, no torch.compile tracing, no dispatch mode (a FakeTensor's, a
     profiler's) and no functorch transform (vmap, grad). The operators below serve every other
-    case; the direct call saves their dispatch, tens of microseconds of host time a call."""
+    case; the direct call saves their dispatch, most of the host time a call costs through them
+    (bench/NOTES.md, "From Python")."""
     if torch.compiler.is_compiling() or torch._C._len_torch_dispatch_stack() or \
             torch._C._are_functorch_transforms_active():
         return False
@@ -160,15 +160,15 @@ def _recurrence_backward(ctx, grad):
     # reverse recurrence over the multipliers shifted one step back; then dL/db[t] = lam[t] and
     # dL/da[t] = lam[t] h[t - 1]. The reverse recurrence mirrors it.
     a, h = ctx.saved_tensors
-    dim = ctx.dim % max(a.dim(), 1) if a.dim() else 0
-    if a.dim() == 0:
+    shape = a.shape
+    if a.dim() == 0:  # one step along an axis of one element
         a, h, grad = a.reshape(1), h.reshape(1), grad.reshape(1)
+    dim = ctx.dim % a.dim()
     state = h.dtype
     multipliers = _shifted(a.to(state), dim, toward_end=ctx.reverse)
     lam = recurrence_op(multipliers, grad.to(state).contiguous(), dim, not ctx.reverse)
     before = _shifted(h, dim, toward_end=not ctx.reverse)
     grad_a, grad_b = lam * before, lam
-    shape = ctx.saved_tensors[0].shape
     return grad_a.reshape(shape).to(a.dtype), grad_b.reshape(shape).to(ctx.b_dtype), None, None
 
 
