@@ -33,6 +33,9 @@ void workspace_delete(Workspace* workspace) { delete workspace; }
 
 const char* result_string(int result) {
   if (result == kNotBuilt) return "scan_zoo: the extension has no code for this combination of dtypes";
+  if (result == cudaErrorNoKernelImageForDevice)
+    return "no kernel image is available for execution on the device: the package was built for other GPUs; "
+           "reinstall it for this one, e.g. ARCH=sm_90 pip install . (ARCH: its compute capability)";
   return cudaGetErrorString(static_cast<cudaError_t>(result));
 }
 

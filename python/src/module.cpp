@@ -1,6 +1,6 @@
 // python/src/module.cpp -- the extension module scan_zoo._extension (nanobind): the entry points
-// of entry_points.hpp with integers for pointers, streams and dtypes, a CUDA error turned into
-// scan_zoo.CudaError (RuntimeError) with the call named. Python (scan_zoo/_core.py) checks every
+// of entry_points.hpp with integers for pointers, streams and dtypes, a CUDA error turned into a
+// RuntimeError that names the call. Python (scan_zoo/_core.py) checks every
 // argument first and allocates every byte; nothing here allocates device memory, synchronizes
 // or prints.
 #include <nanobind/nanobind.h>

@@ -21,22 +21,35 @@ struct Workspace {
 inline scan_zoo::Shape shape_of(const Lines& lines) { return {lines.outer, lines.length, lines.inner}; }
 inline cudaStream_t stream_of(std::uintptr_t stream) { return reinterpret_cast<cudaStream_t>(stream); }
 
-// The scan of `call` with these element types: inclusive or exclusive at run time (the exclusive
-// scan starts every line with the operator's identity), forward or reverse at compile time.
-template <class In, class Out, class Op>
-int typed_scan(const ScanCall& call, const void* in, void* out, Workspace* workspace, std::uintptr_t stream) {
+// One line (outer = inner = 1) is a 1-D array, which scan.cuh's tuned kernel scans. axis.cuh
+// would run its row kernel, the same look-back under an operator lifted with row starts, which
+// measured 8-10% slower than the tuned kernel for int32 at 2^24 and 2^28 on an H200
+// (bench/NOTES.md, "From Python").
+inline bool one_line(const Lines& lines) { return lines.outer == 1 && lines.inner == 1; }
+
+// The library's four scans over `extent`: n elements (scan.cuh) or a Shape (axis.cuh).
+template <class Op, class In, class Out, class Extent>
+int scan_extent(const ScanCall& call, const In* x, Out* y, const Extent& extent, Workspace* workspace,
+                std::uintptr_t stream) {
   using Acc = scan_zoo::accumulator_t<scan_zoo::UseDefault, Out>;
-  const In* x = static_cast<const In*>(in);
-  Out* y = static_cast<Out*>(out);
-  const scan_zoo::Shape shape = shape_of(call.lines);
-  const Acc identity = Op::template identity<Acc>();
+  const Acc identity = Op::template identity<Acc>();  // what starts every exclusive line
   scan_zoo::Workspace& w = workspace->library;
   const cudaStream_t s = stream_of(stream);
   if (call.reverse)
-    return call.exclusive ? scan_zoo::reverse_exclusive_scan(x, y, shape, identity, Op{}, w, s)
-                          : scan_zoo::reverse_inclusive_scan(x, y, shape, Op{}, w, s);
-  return call.exclusive ? scan_zoo::exclusive_scan(x, y, shape, identity, Op{}, w, s)
-                        : scan_zoo::inclusive_scan(x, y, shape, Op{}, w, s);
+    return call.exclusive ? scan_zoo::reverse_exclusive_scan(x, y, extent, identity, Op{}, w, s)
+                          : scan_zoo::reverse_inclusive_scan(x, y, extent, Op{}, w, s);
+  return call.exclusive ? scan_zoo::exclusive_scan(x, y, extent, identity, Op{}, w, s)
+                        : scan_zoo::inclusive_scan(x, y, extent, Op{}, w, s);
+}
+
+// The scan of `call` with these element types: inclusive or exclusive at run time, forward or
+// reverse at compile time (both instantiated).
+template <class In, class Out, class Op>
+int typed_scan(const ScanCall& call, const void* in, void* out, Workspace* workspace, std::uintptr_t stream) {
+  const In* x = static_cast<const In*>(in);
+  Out* y = static_cast<Out*>(out);
+  if (one_line(call.lines)) return scan_extent<Op>(call, x, y, call.lines.length, workspace, stream);
+  return scan_extent<Op>(call, x, y, shape_of(call.lines), workspace, stream);
 }
 
 // What sums.cu and extremes.cu do for the In and Out their dtype switch picks: each switch calls
@@ -46,7 +59,9 @@ struct WorkspaceBytesOf {
   std::size_t bytes = SIZE_MAX;
   template <class In, class Out>
   void operator()() {
-    bytes = scan_zoo::workspace_bytes<scan_zoo::accumulator_t<scan_zoo::UseDefault, Out>, In>(shape_of(call.lines));
+    using Acc = scan_zoo::accumulator_t<scan_zoo::UseDefault, Out>;
+    bytes = one_line(call.lines) ? scan_zoo::workspace_bytes<Acc>(call.lines.length)
+                                 : scan_zoo::workspace_bytes<Acc, In>(shape_of(call.lines));
   }
 };
 
