@@ -1,16 +1,15 @@
-"""framework_scans.py -- the prefix sums Python users call, torch.cumsum, cupy.cumsum and
-jax.numpy.cumsum, and the zoo's own from Python (the scan_zoo package), measured by the zoo's
-protocol and printed as rows of the zoo's schema, so that they sit in the same tables and charts
-as the binaries (bin/cub_scan, bin/thrust_scan, ...).
+"""framework_scans.py -- the prefix sums Python users call, torch.cumsum, cupy.cumsum,
+jax.numpy.cumsum and NVIDIA's cuda.compute, and the zoo's own from Python (the scan_zoo package),
+measured by the zoo's protocol and printed as rows of the zoo's schema, so that they sit in the
+same tables and charts as the binaries (bin/cub_scan, bin/thrust_scan, ...).
 
 Rows (stdout, scripts/timing_table.py COLUMNS): variant torch_cumsum, cupy_cumsum, jax_cumsum,
-scan_zoo_torch or scan_zoo_cupy, op sum, mode inclusive, one row per (framework, type, N); human
-lines on stderr. With --row-length L the N
-elements are N / L rows of L, each scanned on its own along the last axis (torch.cumsum(x, 1) of
-the [N / L, L] view, cupy.cumsum(x, axis=1)), as the binaries of src/axis/ do, and the mode is
-inclusive-lengthL, theirs; with --columns C they are N / C rows of C, each column scanned down
-its rows (torch.cumsum(x, 0) of the [N / C, C] view, cupy.cumsum(x, axis=0)), mode
-inclusive-columnsC.
+cuda_compute_scan, scan_zoo_torch or scan_zoo_cupy, op sum, mode inclusive, one row per
+(framework, type, N); human lines on stderr. With --row-length L the N elements are N / L rows
+of L, each scanned on its own along the last axis (torch.cumsum(x, 1) of the [N / L, L] view,
+cupy.cumsum(x, axis=1)), as the binaries of src/axis/ do, and the mode is inclusive-lengthL,
+theirs; with --columns C they are N / C rows of C, each column scanned down its rows
+(torch.cumsum(x, 0) of the [N / C, C] view, cupy.cumsum(x, axis=0)), mode inclusive-columnsC.
 
 What each runs underneath, read from the frameworks' sources (their main branches; the first
 rows were taken with torch 2.11 and CuPy 14.2, CuPy's accelerators at their default, CUB):
@@ -39,6 +38,12 @@ rows were taken with torch 2.11 and CuPy 14.2, CuPy's accelerators at their defa
                 and a host round trip (tens of microseconds) to every rep, which small N show.
                 Its cold-L2 flush is a jnp.sum over 128 MiB (JAX does not report the L2's
                 size; the largest of the measured GPUs is the H200's 60 MB).
+  cuda_compute_scan
+                cuda.compute.make_inclusive_scan(d_in=x, d_out=y, op=OpKind.PLUS) on CuPy arrays
+                (package cuda-cccl; cuda/compute/algorithms/_scan.py): NVRTC compiles CUB's
+                DeviceScan for the types when the object is made, once per type here before
+                anything is timed; a call of the object launches it with the temporary storage
+                it was given, allocated once. One array only: it has no scan along an axis.
   scan_zoo_torch, scan_zoo_cupy
                 the zoo's own scan called from Python: scan_zoo.cumsum(x, dim, dtype=y.dtype, out=y)
                 of the package this repository builds (pyproject.toml, python/; make
@@ -69,10 +74,11 @@ Protocol (README, "How it measures"), as the binaries run it:
             dispatch, the temporary storage) outlasts the GPU work queued before it (the flush,
             or the previous hot rep), that host time is in the figure, as it is in a user's loop.
   outcomes  a framework that is not importable, or sees no GPU: SKIPPED(no-torch),
-            SKIPPED(no-cupy) or SKIPPED(no-gpu) rows with the reason on stderr, exit 0 (a sweep
-            goes on), and so does a framework without bfloat16 asked for bf16>float32
-            (SKIPPED(no-bfloat16)); a size beyond free device memory: SKIPPED(device-memory),
-            exit 4; a usage error: exit 2, no rows. Worst exit code wins, as in the binaries.
+            SKIPPED(no-cupy), SKIPPED(no-cuda.compute) or SKIPPED(no-gpu) rows with the reason
+            on stderr, exit 0 (a sweep goes on), and so does a framework without bfloat16 asked
+            for bf16>float32 (SKIPPED(no-bfloat16)) or one without axis scans asked for an axis
+            (cuda_compute_scan: SKIPPED(one-array-only)); a size beyond free device memory:
+            SKIPPED(device-memory), exit 4; a usage error: exit 2, no rows. Worst exit code wins, as in the binaries.
 
 Usage:
     python3 scripts/framework_scans.py SIZES [--variants torch_cumsum,cupy_cumsum,jax_cumsum,scan_zoo_torch,...]
@@ -92,7 +98,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from sizes import parse_sizes, split_list  # noqa: E402  (the binaries' N syntax)
 from timing_table import COLUMNS  # noqa: E402  (the row schema, one list for every script)
 
-VARIANTS = ("torch_cumsum", "cupy_cumsum", "jax_cumsum", "scan_zoo_torch", "scan_zoo_cupy")
+VARIANTS = ("torch_cumsum", "cupy_cumsum", "jax_cumsum", "scan_zoo_torch", "scan_zoo_cupy", "cuda_compute_scan")
 # The result's type of each --type (the host's values, the reference's and the output's).
 TYPES = {"int32": np.int32, "float32": np.float32, "bf16>float32": np.float32}
 # The types whose input is narrower than the result, and its bytes an element: bf16>float32 is a
@@ -495,8 +501,46 @@ class ScanZooCupy(ScanZooRows, Cupy):
     variant = "scan_zoo_cupy"
 
 
+class CudaCompute(Cupy):
+    """NVIDIA's scan for Python, cuda.compute (package cuda-cccl), on CuPy arrays: the scanner
+    object of make_inclusive_scan(d_in=x, d_out=y, op=OpKind.PLUS), built (JIT-compiled) once per
+    type before anything is timed, its temporary storage allocated once beside it, each rep one
+    call of the object: the reusable form its documentation gives for repeated scans (the
+    one-shot cuda.compute.inclusive_scan builds and allocates on every call). It scans one
+    array: the batched shapes are SKIPPED(one-array-only) rows."""
+    variant = "cuda_compute_scan"
+    scans_along_axes = False
+
+    def __init__(self):
+        super().__init__()
+        try:
+            import cuda.compute
+            from importlib.metadata import version
+        except ImportError as error:
+            raise Unavailable("SKIPPED(no-cuda.compute)", f"cuda.compute is not importable (pip install "
+                                                          f"cuda-cccl): {error}") from error
+        self.compute, self.scanners = cuda.compute, {}
+        self.description = f"cuda.compute (cuda-cccl {version('cuda-cccl')}) on {self.description}"
+
+    def scan(self, x, y, axis=ONE_ARRAY):
+        key = (x.dtype, y.dtype, x.size)
+        if key not in self.scanners:
+            scanner = self.compute.make_inclusive_scan(d_in=x, d_out=y, op=self.compute.OpKind.PLUS)
+            storage_bytes = scanner(temp_storage=None, d_in=x, d_out=y, op=self.compute.OpKind.PLUS,
+                                    init_value=None, num_items=x.size)
+            self.scanners[key] = scanner, self.cupy.empty(max(storage_bytes, 1), dtype=np.uint8)
+        scanner, storage = self.scanners[key]
+        # stream None: the legacy default stream, CuPy's current one here, where the events are
+        scanner(temp_storage=storage, d_in=x, d_out=y, op=self.compute.OpKind.PLUS, init_value=None,
+                num_items=x.size)
+
+    def release(self):
+        self.scanners.clear()
+        super().release()
+
+
 FRAMEWORKS = {"torch_cumsum": Torch, "cupy_cumsum": Cupy, "jax_cumsum": Jax, "scan_zoo_torch": ScanZooTorch,
-              "scan_zoo_cupy": ScanZooCupy}
+              "scan_zoo_cupy": ScanZooCupy, "cuda_compute_scan": CudaCompute}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -572,6 +616,9 @@ def run_combination(framework, type_name, n, options, flush):
     if type_name in NARROW_INPUT_BYTES and not hasattr(framework, "narrow"):
         print(f"{label}: {variant} has no bfloat16: SKIPPED", file=sys.stderr)
         return format_row(variant, type_name, n, "SKIPPED(no-bfloat16)", axis=axis), EXIT_PASS
+    if axis is not ONE_ARRAY and not getattr(framework, "scans_along_axes", True):
+        print(f"{label}: {variant} scans one array, not along an axis: SKIPPED", file=sys.stderr)
+        return format_row(variant, type_name, n, "SKIPPED(one-array-only)", axis=axis), EXIT_PASS
     if n == 0:
         print(f"{label}: empty input, nothing to do: PASS", file=sys.stderr)
         return format_row(variant, type_name, n, "PASS", axis=axis), EXIT_PASS
@@ -676,7 +723,7 @@ def _seed(text):
 
 def parse_arguments(argv):
     parser = argparse.ArgumentParser(
-        prog="framework_scans.py", description="torch.cumsum and cupy.cumsum timed by the zoo's protocol, "
+        prog="framework_scans.py", description="the frameworks' prefix sums timed by the zoo's protocol, "
         "as rows of the zoo's schema: " + " ".join(COLUMNS),
         epilog="exit codes: 0 pass (or skipped: no framework, no GPU), 1 verification failed, 2 usage error, "
                "4 not enough device memory")

@@ -318,9 +318,10 @@ def test_worst_exit_code_wins():
 # ---------------------------------------------------------------------------------------------
 # Frameworks that cannot run: rows that say why, exit 0.
 # ---------------------------------------------------------------------------------------------
-# The module whose absence skips each variant (the zoo's scan from Python needs its framework first).
+# The module whose absence skips each variant (the zoo's scan from Python, and cuda.compute, need
+# their framework's arrays first).
 MODULES = {"torch_cumsum": "torch", "cupy_cumsum": "cupy", "jax_cumsum": "jax", "scan_zoo_torch": "torch",
-           "scan_zoo_cupy": "cupy"}
+           "scan_zoo_cupy": "cupy", "cuda_compute_scan": "cupy"}
 
 
 def test_unimportable_frameworks_give_skipped_rows(tmp_path):
@@ -416,6 +417,16 @@ def test_framework_bf16_to_float32_rows_pass(variant, seed, axis_args, mode):
     for row in rows[1:]:
         expected_gbps = int(row["n"]) * 6 / (float(row["median_ms"]) * 1e-3) / 1e9
         assert float(row["gbps"]) == pytest.approx(expected_gbps, rel=1e-3, abs=0.01), context
+
+
+def test_one_array_scan_asked_for_an_axis_gives_skipped_rows():
+    runnable("cuda_compute_scan")
+    for axis_args, mode in (["--row-length", "1024"], "inclusive-length1024"), (["--columns", "8"], "inclusive-columns8"):
+        result = script("2^20", "--variants", "cuda_compute_scan", *axis_args)
+        assert result.returncode == 0, result.stderr
+        assert [(r["mode"], r["status"], r["reps"]) for r in parse_rows(result.stdout)] == \
+            [(mode, "SKIPPED(one-array-only)", "0")], result.stderr
+        assert "scans one array, not along an axis" in result.stderr
 
 
 @pytest.mark.parametrize("variant", fs.VARIANTS)
