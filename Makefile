@@ -367,8 +367,9 @@ python-package: python-deps
 	  ARCH="$(ARCH)" $(PYTHON) -m pip install --disable-pip-version-check -q $$isolation . || \
 	  { echo "make: pip could not build and install the Python package (see above)"; exit 2; }
 
-# The sweep goes to results/<gpu>/ (bench.sh --help); PYTHON writes its JSON beside it.
-bench: all python-deps
+# The sweep goes to results/<gpu>/ (bench.sh --help); PYTHON writes its JSON beside it, and runs
+# the framework rows, the scan_zoo package's among them (installed first).
+bench: all python-deps python-package
 	./bench.sh
 
 # Without FROM: the committed reference, bench/: every GPU's charts and the README's tables. With

@@ -35,9 +35,10 @@ usage() {
 options:
   --variants a,b      binaries to run (default: every file in the binary folder but the
                       multi_gpu_* ones, which scripts/multi_gpu_bench.sh sweeps), and the
-                      framework rows torch_cumsum, cupy_cumsum, jax_cumsum, and the zoo's scan from
-                      Python, scan_zoo_torch and scan_zoo_cupy (scripts/framework_scans.py;
-                      in the default too, for the int32/float32 inclusive sum)
+                      framework rows torch_cumsum, cupy_cumsum, jax_cumsum, cuda_compute_scan
+                      (NVIDIA's cuda.compute), and the zoo's scan from Python, scan_zoo_torch and
+                      scan_zoo_cupy (scripts/framework_scans.py; in the default too, for the
+                      int32/float32 inclusive sum; make bench installs the scan_zoo package first)
   --sizes LIST        comma list of N, increasing (default: 2^10 .. 2^30 and 100000, 1000000,
                       4194303, 2^24+1)
   --type T, --op O    element type and operator (default int32, sum)
@@ -46,7 +47,8 @@ options:
   --row-length L      a rows sweep: each N is N / L rows of L, scanned along the last axis by the
                       binaries that take --row-length (their --help says so: src/axis/), beside
                       memcpy_baseline, cub_scan and single_pass_scan_tuned of the same N and the
-                      framework rows' cumsum along the last axis (default variants: those); the rows' mode is
+                      framework rows' cumsum along the last axis (default variants: those, but
+                      cuda_compute_scan, which scans one array only); the rows' mode is
                       inclusive-lengthL. Every N must be a multiple of L
   --columns C         a columns sweep, the same down the columns of N / C rows of C (the binaries
                       that take --columns; the frameworks' cumsum along axis 0); mode
@@ -113,7 +115,9 @@ while [ $# -gt 0 ]; do
 done
 
 # The scans Python users call, rows of scripts/framework_scans.py rather than binaries.
-framework_variants=(torch_cumsum cupy_cumsum jax_cumsum scan_zoo_torch scan_zoo_cupy)
+framework_variants=(torch_cumsum cupy_cumsum jax_cumsum cuda_compute_scan scan_zoo_torch scan_zoo_cupy)
+# Those that scan along an axis (cuda.compute scans one array).
+axis_framework_variants=(torch_cumsum cupy_cumsum jax_cumsum scan_zoo_torch scan_zoo_cupy)
 binaries=() frameworks=()
 if [ -n "$variants" ]; then
   IFS=, read -r -a names <<<"$variants"
@@ -133,7 +137,7 @@ elif [ -n "$axis_option" ] || [ -n "$segment_length" ]; then
     { [ -n "$axis_option" ] && takes_option "$bin_dir/$name" "$axis_option"; } ||
       { [ -n "$segment_length" ] && takes_option "$bin_dir/$name" --segment-length; } && binaries+=("$bin_dir/$name")
   done < <(zoo_binaries "$bin_dir" --single-gpu)
-  [ -n "$axis_option" ] && frameworks=("${framework_variants[@]}")
+  [ -n "$axis_option" ] && frameworks=("${axis_framework_variants[@]}")
 else
   # The multi-GPU binaries have a sweep of their own (scripts/multi_gpu_bench.sh): their rows
   # spread one N over several GPUs and would not compare with the rest of this table.

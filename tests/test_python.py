@@ -83,6 +83,18 @@ def test_a_numpy_array_is_refused_with_the_fix(function):
         function(np.arange(10, dtype=np.int32), 0)
 
 
+def test_offsets_dtypes():
+    for name in ("int32", "int64"):
+        _dtypes.check_offsets_dtype(name)
+    with pytest.raises(TypeError, match="offsets are float32; they must be int32 or int64"):
+        _dtypes.check_offsets_dtype("float32")
+
+
+def test_segmented_cumsum_refuses_a_numpy_array():
+    with pytest.raises(TypeError, match="numpy.ndarray; scan_zoo takes torch.Tensor and cupy.ndarray"):
+        scan_zoo.segmented_cumsum(np.arange(10, dtype=np.int32), np.array([0, 10]))
+
+
 def test_a_list_is_refused():
     with pytest.raises(TypeError, match="builtins.list"):
         scan_zoo.linear_recurrence([1.0], [2.0])
@@ -297,6 +309,72 @@ def test_errors_a_torch_user_reads(torch):
         scan_zoo.linear_recurrence(torch.zeros(3, device="cuda"), torch.zeros(4, device="cuda"))
 
 
+def random_offsets(torch, n, segments, dtype, generator):
+    """segments + 1 CSR offsets from 0 to n at random cuts: segments of every length, empty ones
+    among them wherever two cuts meet."""
+    cuts = torch.randint(0, n + 1, (max(segments - 1, 0),), generator=generator, device="cuda").sort().values
+    ends = torch.tensor([0, n] if segments else [0], device="cuda")
+    return torch.cat([ends[:1], cuts, ends[1:]]).to(dtype)
+
+
+def segmented_reference(torch, x, offsets, exclusive, out_dtype):
+    """Each element's sum from its segment's start, as the difference of two entries of torch's
+    float64 (int64) prefix sums: exact for random_tensor's values."""
+    wide = x.to(torch.int64 if not x.dtype.is_floating_point else torch.float64)
+    prefix = torch.cat([wide.new_zeros(1), wide.cumsum(0)])  # prefix[i] = x[0] + ... + x[i - 1]
+    offsets = offsets.to(torch.int64)
+    starts = torch.repeat_interleave(offsets[:-1], offsets.diff())  # each element's segment start
+    y = (prefix[:-1] if exclusive else prefix[1:]) - prefix[starts]
+    return y.to(out_dtype)
+
+
+@pytest.mark.parametrize("n, segments", [(0, 0), (0, 1), (1, 1), (100003, 1), (100003, 7), (5000, 4000),
+                                         ((1 << 20) + 5, 1000)])
+@pytest.mark.parametrize("offsets_dtype", ["int32", "int64"])
+@pytest.mark.parametrize("dtype_name, out_name", [("float32", None), ("int32", None), ("int32", "int32"),
+                                                  ("float64", None), ("bfloat16", "float32"), ("float16", None)])
+def test_segmented_cumsum_against_torch(torch, seed, n, segments, offsets_dtype, dtype_name, out_name):
+    generator = torch.Generator(device="cuda").manual_seed(seed)
+    dtype = getattr(torch, dtype_name)
+    x = random_tensor(torch, (n,), dtype, generator)
+    offsets = random_offsets(torch, n, segments, getattr(torch, offsets_dtype), generator)
+    out_dtype = getattr(torch, out_name) if out_name else (torch.int64 if dtype == torch.int32 else dtype)
+    for exclusive in (False, True):
+        out = torch.full((n,), 77, dtype=out_dtype, device="cuda")  # poisoned: every element must be written
+        y = scan_zoo.segmented_cumsum(x, offsets, dtype=None if out_name is None else out_dtype,
+                                      exclusive=exclusive, out=out)
+        assert y is out and torch.equal(y, segmented_reference(torch, x, offsets, exclusive, out_dtype)), exclusive
+        fresh = scan_zoo.segmented_cumsum(x, offsets, dtype=out_dtype, exclusive=exclusive)
+        assert torch.equal(fresh, y)
+
+
+def test_segmented_cumsum_gradient_and_compile(torch, seed):
+    generator = torch.Generator(device="cuda").manual_seed(seed)
+    offsets = torch.tensor([0, 5, 5, 17, 18, 40], device="cuda")
+    x = torch.rand(40, generator=generator, device="cuda", dtype=torch.float64, requires_grad=True)
+    for exclusive in (False, True):
+        assert torch.autograd.gradcheck(lambda t: scan_zoo.segmented_cumsum(t, offsets, exclusive=exclusive), (x,))
+    values = random_tensor(torch, (1 << 16,), torch.float32, generator)
+    ragged = random_offsets(torch, 1 << 16, 300, torch.int32, generator)
+
+    def f(v, o):
+        return scan_zoo.segmented_cumsum(v * 2, o) + 1
+
+    assert torch.equal(torch.compile(f, fullgraph=True)(values, ragged), f(values, ragged))
+
+
+def test_segmented_cumsum_errors(torch):
+    x = torch.zeros(10, device="cuda")
+    with pytest.raises(ValueError, match=r"x has shape \(2, 5\); it takes a 1-D array"):
+        scan_zoo.segmented_cumsum(x.reshape(2, 5), torch.tensor([0, 10], device="cuda"))
+    with pytest.raises(TypeError, match="offsets are float32; they must be int32 or int64"):
+        scan_zoo.segmented_cumsum(x, torch.tensor([0.0, 10.0], device="cuda"))
+    with pytest.raises(ValueError, match="offsets is on cpu"):
+        scan_zoo.segmented_cumsum(x, torch.tensor([0, 10]))
+    with pytest.raises(ValueError, match=r"offsets has shape \(0,\)"):
+        scan_zoo.segmented_cumsum(x, torch.zeros(0, dtype=torch.int64, device="cuda"))
+
+
 @ONE_AT_A_TIME
 def test_past_2_to_the_31_elements(torch):
     """2^31 + 1 int32 elements (x[i] = i % 7 - 3, whose sums repeat every 7: the expected value is
@@ -341,3 +419,12 @@ def test_cupy_cumsum_and_cummax_against_numpy(cupy, seed, shape, dim):
     side.synchronize()
     suffix = np.flip(np.cumsum(np.flip(host, dim), axis=dim, dtype=np.int64), dim) - host
     assert np.array_equal(cupy.asnumpy(z), suffix)
+
+
+def test_cupy_segmented_cumsum_against_numpy(cupy, seed):
+    rng = np.random.default_rng(seed)
+    host = rng.integers(-1000, 1001, size=100003).astype(np.int32)
+    offsets = np.concatenate([[0], np.sort(rng.integers(0, host.size + 1, size=99)), [host.size]])
+    expected = np.concatenate([np.cumsum(host[b:e], dtype=np.int64) for b, e in zip(offsets[:-1], offsets[1:])])
+    y = scan_zoo.segmented_cumsum(cupy.asarray(host), cupy.asarray(offsets.astype(np.int32)))
+    assert y.dtype == cupy.int64 and np.array_equal(cupy.asnumpy(y), expected)

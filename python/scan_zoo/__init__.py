@@ -15,6 +15,13 @@ Functions (x a torch.Tensor or cupy.ndarray on a CUDA device, any shape, any dim
       The running maximum (minimum), of x's dtype: the values of torch.cummax, not its indices.
       exclusive starts every line with the identity (-inf, or the type's lowest integer). NaN is
       not propagated (a comparison with NaN keeps the other value), unlike torch.cummax.
+  segmented_cumsum(x, offsets, *, dtype=None, exclusive=False, out=None)
+      The sums within each segment of a 1-D x, segment s being x[offsets[s]:offsets[s + 1]]:
+      CSR offsets (int32 or int64, segments + 1 of them, on x's device), ascending, offsets[0] = 0
+      and offsets[-1] = len(x). Not checked (that would read them back, a synchronization): an
+      element outside every segment is not written, and offsets out of order give wrong sums,
+      never a fault. dtype and exclusive as cumsum's (each segment starts again: exclusive puts 0
+      at every segment's start); no reverse. A ragged batch is its rows flattened.
   linear_recurrence(a, b, dim=-1, *, reverse=False)
       h[t] = a[t] * h[t - 1] + b[t] along dim, h[-1] = 0 (reverse: h[t] = a[t] * h[t + 1] + b[t]).
       a and b of one shape and dtype: float32, bfloat16 or float16 give a float32 h, float64 a
@@ -26,18 +33,18 @@ Streams and memory: every call is enqueued on the current stream of the input's 
   synchronizes. A non-contiguous input is copied once to a contiguous one (one extra read and
   write); `out` must be contiguous.
 PyTorch: the functions are custom operators (torch.ops.scan_zoo.*), so torch.compile traces them
-  and CUDA graphs capture them; cumsum and linear_recurrence have gradients.
+  and CUDA graphs capture them; cumsum, segmented_cumsum and linear_recurrence have gradients.
 Errors: TypeError (an array of another kind, a dtype without code), ValueError (a CPU array,
   mismatched shapes or devices), IndexError (dim out of range), RuntimeError (a CUDA error, e.g.
   "no kernel image is available" on a GPU the package was not built for: reinstall with
   ARCH=<its compute capability>).
-The scans are the header library's (include/scan_zoo/axis.cuh, linear_recurrence.cuh): the
-README's "From Python" section gives their speed against torch.cumsum.
+The scans are the header library's (include/scan_zoo/scan.cuh, axis.cuh, segmented.cuh,
+linear_recurrence.cuh): the README's "From Python" section gives their speed against torch.cumsum.
 """
 from . import _core, _dtypes
 
 __version__ = "1.0.0"
-__all__ = ["cumsum", "cummax", "cummin", "linear_recurrence"]
+__all__ = ["cumsum", "cummax", "cummin", "segmented_cumsum", "linear_recurrence"]
 
 
 _FRAMEWORKS = {}  # "torch" or "cupy" -> its adapter, imported on first use
@@ -102,6 +109,30 @@ def cummax(x, dim, *, exclusive=False, reverse=False, out=None):
 def cummin(x, dim, *, exclusive=False, reverse=False, out=None):
     """The running minimum along dim, of x's dtype (values only)."""
     return _scan("cummin", "min", x, dim, None, exclusive, reverse, out)
+
+
+def segmented_cumsum(x, offsets, *, dtype=None, exclusive=False, out=None):
+    """The sums within each segment x[offsets[s]:offsets[s + 1]] of a 1-D x (the module's manual)."""
+    function = "segmented_cumsum"
+    framework = _framework(x, function)
+    framework.check_cuda(x, function)
+    framework.check_cuda(offsets, function, "offsets")
+    if len(x.shape) != 1:
+        raise ValueError(f"scan_zoo.{function}: x has shape {tuple(x.shape)}; it takes a 1-D array (flatten a "
+                         f"ragged batch's rows into one, the offsets counting elements)")
+    if len(offsets.shape) != 1 or offsets.shape[0] < 1:
+        raise ValueError(f"scan_zoo.{function}: offsets has shape {tuple(offsets.shape)}; they are 1-D, the "
+                         f"segments + 1 CSR offsets")
+    _dtypes.check_offsets_dtype(framework.dtype_name(offsets.dtype))
+    if framework.device_index(offsets) != framework.device_index(x):
+        raise ValueError(f"scan_zoo.{function}: offsets are on {offsets.device}, x on {x.device}")
+    asked = None if dtype is None else framework.dtype_name(dtype)
+    if asked is None and out is not None:
+        asked = framework.dtype_name(out.dtype)
+    out_dtype = _dtypes.scan_output_dtype("sum", framework.dtype_name(x.dtype), asked)
+    if out is not None:
+        _check_out(framework, x, out, out_dtype, function)
+    return framework.segmented_scan(x, offsets, out_dtype, bool(exclusive), out)
 
 
 def linear_recurrence(a, b, dim=-1, *, reverse=False):

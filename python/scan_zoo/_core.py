@@ -83,3 +83,16 @@ def run_recurrence(extension, workspaces, in_dtype, state_dtype, lines, reverse,
     workspace, _buffer = workspaces.get(max(bytes_needed, 1), device, stream, allocate)
     extension.linear_recurrence(in_code, state_code, *lines, reverse, a_ptr, b_ptr, h_ptr, workspace, device,
                                 stream)
+
+
+def run_segmented(extension, workspaces, in_dtype, out_dtype, offsets_dtype, n, segments, exclusive, in_ptr, out_ptr,
+                  offsets_ptr, device, stream, allocate):
+    """Enqueues one segmented sum on `stream` (segments + 1 offsets); nothing for an empty array or
+    no segment."""
+    if n == 0 or segments == 0:
+        return
+    in_code, out_code = _dtypes.DTYPE_CODES[in_dtype], _dtypes.DTYPE_CODES[out_dtype]
+    bytes_needed = extension.segmented_workspace_bytes(in_code, out_code, n)
+    workspace, _buffer = workspaces.get(max(bytes_needed, 1), device, stream, allocate)
+    extension.segmented_scan(in_code, out_code, _dtypes.DTYPE_CODES[offsets_dtype], n, segments, exclusive, in_ptr,
+                             out_ptr, offsets_ptr, workspace, device, stream)

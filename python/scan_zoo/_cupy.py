@@ -55,3 +55,14 @@ def linear_recurrence(a, b, dim, lines, state, reverse):
     _core.run_recurrence(extension, _WORKSPACES, a.dtype.name, state, lines, reverse, a.data.ptr, b.data.ptr,
                          h.data.ptr, device, cupy.cuda.get_current_stream(device).ptr, _allocate)
     return h
+
+
+def segmented_scan(x, offsets, out_dtype, exclusive, out=None):
+    x, offsets = cupy.ascontiguousarray(x), cupy.ascontiguousarray(offsets)
+    device = x.data.device_id
+    if out is None:
+        out = _on_device(device, x.shape, out_dtype)
+    _core.run_segmented(extension, _WORKSPACES, x.dtype.name, out.dtype.name, offsets.dtype.name, x.size,
+                        offsets.size - 1, exclusive, x.data.ptr, out.data.ptr, offsets.data.ptr, device,
+                        cupy.cuda.get_current_stream(device).ptr, _allocate)
+    return out

@@ -18,6 +18,8 @@ SUM_OUTPUTS = {
     "bfloat16": ("bfloat16", "float32"),
     "float16": ("float16", "float32"),
 }
+# segmented_cumsum: the offsets' dtypes (the outputs are cumsum's).
+OFFSET_TYPES = ("int32", "int64")
 # cummax and cummin: the output is the input's dtype.
 EXTREME_TYPES = ("int32", "int64", "float32", "float64", "bfloat16", "float16")
 # linear_recurrence: a's and b's dtype -> the state's (h's).
@@ -43,6 +45,12 @@ def scan_output_dtype(op, in_dtype, dtype):
     if dtype is not None and dtype != in_dtype:
         raise TypeError(f"scan_zoo.cum{op}: the output has the input's dtype ({in_dtype}), not {dtype}")
     return in_dtype
+
+
+def check_offsets_dtype(offsets_dtype):
+    if offsets_dtype not in OFFSET_TYPES:
+        raise TypeError(f"scan_zoo.segmented_cumsum: offsets are {offsets_dtype}; they must be "
+                        f"{' or '.join(OFFSET_TYPES)}")
 
 
 def recurrence_state_dtype(a_dtype, b_dtype):

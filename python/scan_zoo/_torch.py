@@ -5,12 +5,15 @@ Operators (namespace scan_zoo):
   scan(x, op, dim, out_dtype, exclusive, reverse) -> Tensor          a new output
   scan_out(x, op, dim, exclusive, reverse, out) -> ()                 into `out` (mutated)
   linear_recurrence(a, b, dim, reverse) -> Tensor                     the state h
+  segmented_scan(x, offsets, out_dtype, exclusive) -> Tensor          segmented_cumsum, a new output
+  segmented_scan_out(x, offsets, exclusive, out) -> ()                into `out` (mutated)
 Each runs on the current stream of the input's device (torch.cuda.current_stream), allocates
 through PyTorch's caching allocator, and never synchronizes. In plain eager calls the package
 skips the dispatcher and calls the extension itself (_plain_eager), as the operators' CUDA
 kernels do. Gradients: cumsum's is the scan of the output's gradient in the other direction
-(inclusive stays inclusive, exclusive exclusive); the recurrence's is the recurrence run
-backwards over the shifted multipliers (the adjoint equation), below.
+(inclusive stays inclusive, exclusive exclusive), segmented_cumsum's the same within each segment;
+the recurrence's is the recurrence run backwards over the shifted multipliers (the adjoint
+equation), below.
 """
 import torch
 
@@ -64,6 +67,13 @@ def _enqueue_recurrence(a, b, lines, h, reverse):
     device = a.get_device()
     _core.run_recurrence(extension, _WORKSPACES, dtype_name(a.dtype), dtype_name(h.dtype), lines, reverse,
                          a.data_ptr(), b.data_ptr(), h.data_ptr(), device, _raw_stream(device), _allocate)
+
+
+def _enqueue_segmented(x, offsets, out, exclusive):
+    device = x.get_device()
+    _core.run_segmented(extension, _WORKSPACES, dtype_name(x.dtype), dtype_name(out.dtype), dtype_name(offsets.dtype),
+                        x.numel(), offsets.numel() - 1, exclusive, x.data_ptr(), out.data_ptr(), offsets.data_ptr(),
+                        device, _raw_stream(device), _allocate)
 
 
 def _plain_eager(*tensors):
@@ -175,6 +185,48 @@ def _recurrence_backward(ctx, grad):
 recurrence_op.register_autograd(_recurrence_backward, setup_context=_recurrence_setup_context)
 
 
+@torch.library.custom_op("scan_zoo::segmented_scan", mutates_args=(), device_types="cuda")
+def segmented_op(x: torch.Tensor, offsets: torch.Tensor, out_dtype: torch.dtype, exclusive: bool) -> torch.Tensor:
+    x = x.contiguous()
+    out = torch.empty(x.shape, dtype=out_dtype, device=x.device)
+    _enqueue_segmented(x, offsets.contiguous(), out, exclusive)
+    return out
+
+
+@segmented_op.register_fake
+def _(x, offsets, out_dtype, exclusive):
+    return x.new_empty(x.shape, dtype=out_dtype)
+
+
+def _segmented_setup_context(ctx, inputs, output):
+    x, offsets, _out_dtype, exclusive = inputs
+    ctx.save_for_backward(offsets)
+    ctx.exclusive, ctx.x_dtype = exclusive, x.dtype
+
+
+def _segmented_backward(ctx, grad):
+    # As cumsum's, within each segment: dx is dy summed from the end of its segment. The library
+    # scans segments forward only, so the gradient is the forward scan of dy reversed, over the
+    # segments reversed (offsets n - offsets[::-1]), reversed back: two copies of dy's size.
+    (offsets,) = ctx.saved_tensors
+    n = grad.shape[0]
+    reversed_sums = segmented_op(grad.flip(0), n - offsets.flip(0), grad.dtype, ctx.exclusive)
+    return reversed_sums.flip(0).to(ctx.x_dtype), None, None, None
+
+
+segmented_op.register_autograd(_segmented_backward, setup_context=_segmented_setup_context)
+
+
+@torch.library.custom_op("scan_zoo::segmented_scan_out", mutates_args=("out",), device_types="cuda")
+def segmented_out_op(x: torch.Tensor, offsets: torch.Tensor, exclusive: bool, out: torch.Tensor) -> None:
+    _enqueue_segmented(x.contiguous(), offsets.contiguous(), out, exclusive)
+
+
+@segmented_out_op.register_fake
+def _(x, offsets, exclusive, out):
+    return None
+
+
 # The adapter's interface, as _cupy.py's (scan_zoo/__init__.py calls these after its checks,
 # with the lines of x's shape along dim and the output's dtype name).
 def scan(x, op, dim, lines, out_dtype, exclusive, reverse, out=None):
@@ -197,3 +249,16 @@ def linear_recurrence(a, b, dim, lines, state, reverse):
         _enqueue_recurrence(a, b, lines, h, reverse)
         return h
     return recurrence_op(a, b, dim, reverse)
+
+
+def segmented_scan(x, offsets, out_dtype, exclusive, out=None):
+    if _plain_eager(x, offsets):
+        x, offsets = x.contiguous(), offsets.contiguous()
+        if out is None:
+            out = torch.empty(x.shape, dtype=_TORCH_DTYPES[out_dtype], device=x.device)
+        _enqueue_segmented(x, offsets, out, exclusive)
+        return out
+    if out is None:
+        return segmented_op(x, offsets, _TORCH_DTYPES[out_dtype], exclusive)
+    segmented_out_op(x, offsets, exclusive, out)
+    return out

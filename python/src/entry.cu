@@ -64,4 +64,11 @@ int linear_recurrence(const RecurrenceCall& call, const void* a, const void* b, 
   return recurrence_on_stream(call, a, b, h, workspace, stream);
 }
 
+int segmented_scan(const SegmentedCall& call, const void* in, void* out, const void* offsets, Workspace* workspace,
+                   int device, std::uintptr_t stream) {
+  const DeviceScope scope(device);
+  if (scope.status() != cudaSuccess) return scope.status();
+  return segmented_sum_on_stream(call, in, out, offsets, workspace, stream);
+}
+
 }  // namespace scan_zoo_python

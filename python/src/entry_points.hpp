@@ -36,6 +36,14 @@ struct RecurrenceCall {
   bool reverse = false;
 };
 
+// One scan of segments: segment s of in[0, n) is [offsets[s], offsets[s + 1]), each summed on its
+// own (include/scan_zoo/segmented.cuh); offsets holds segments + 1 integers of `offset_type`.
+struct SegmentedCall {
+  Dtype in_type = Dtype::Float32, out_type = Dtype::Float32, offset_type = Dtype::Int64;
+  std::int64_t n = 0, segments = 0;
+  bool exclusive = false;
+};
+
 // A scan_zoo::Workspace over memory the caller's framework allocated (opaque here). It keeps
 // the epoch bookkeeping that lets a scan skip zeroing its status words, so it serves one stream
 // at a time: Python keeps one per (device, stream).
@@ -56,20 +64,25 @@ const char* result_string(int result);
 // types the extension has no code for.
 std::size_t scan_workspace_bytes(const ScanCall& call);
 std::size_t recurrence_workspace_bytes(const RecurrenceCall& call);
+std::size_t segmented_workspace_bytes(const SegmentedCall& call);
 
 // Enqueues the call on `stream` (a cudaStream_t as an integer) of `device`; returns at once.
 int scan(const ScanCall& call, const void* in, void* out, Workspace* workspace, int device, std::uintptr_t stream);
 int linear_recurrence(const RecurrenceCall& call, const void* a, const void* b, void* h, Workspace* workspace,
                       int device, std::uintptr_t stream);
+int segmented_scan(const SegmentedCall& call, const void* in, void* out, const void* offsets, Workspace* workspace,
+                   int device, std::uintptr_t stream);
 
 // The same on the current device, split by operator so that the instantiations compile in
-// parallel (sums.cu, extremes.cu, recurrences.cu); scan() and linear_recurrence() (entry.cu)
-// choose among them with `device` made current.
+// parallel (sums.cu, extremes.cu, recurrences.cu, segments.cu); the entry points above
+// (entry.cu) choose among them with `device` made current.
 std::size_t sum_workspace_bytes(const ScanCall& call);
 int sum_scan(const ScanCall& call, const void* in, void* out, Workspace* workspace, std::uintptr_t stream);
 std::size_t extreme_workspace_bytes(const ScanCall& call);
 int extreme_scan(const ScanCall& call, const void* in, void* out, Workspace* workspace, std::uintptr_t stream);
 int recurrence_on_stream(const RecurrenceCall& call, const void* a, const void* b, void* h, Workspace* workspace,
                          std::uintptr_t stream);
+int segmented_sum_on_stream(const SegmentedCall& call, const void* in, void* out, const void* offsets,
+                            Workspace* workspace, std::uintptr_t stream);
 
 }  // namespace scan_zoo_python

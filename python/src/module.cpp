@@ -58,6 +58,18 @@ py::RecurrenceCall recurrence_call(int input, int state, std::int64_t outer, std
   return call;
 }
 
+py::SegmentedCall segmented_call(int in_type, int out_type, int offset_type, std::int64_t n, std::int64_t segments,
+                                 bool exclusive) {
+  py::SegmentedCall call;
+  call.in_type = static_cast<py::Dtype>(in_type);
+  call.out_type = static_cast<py::Dtype>(out_type);
+  call.offset_type = static_cast<py::Dtype>(offset_type);
+  call.n = n;
+  call.segments = segments;
+  call.exclusive = exclusive;
+  return call;
+}
+
 void raise_on_error(int result, const char* what) {
   if (result != 0) throw std::runtime_error(std::string("scan_zoo.") + what + ": " + py::result_string(result));
 }
@@ -99,5 +111,16 @@ NB_MODULE(_extension, m) {
     raise_on_error(py::linear_recurrence(call, reinterpret_cast<const void*>(a), reinterpret_cast<const void*>(b),
                                          reinterpret_cast<void*>(h), workspace.get(), device, stream),
                    "linear_recurrence");
+  });
+  m.def("segmented_workspace_bytes", [](int in_type, int out_type, std::int64_t n) {
+    return py::segmented_workspace_bytes(segmented_call(in_type, out_type, 0, n, 0, false));
+  });
+  m.def("segmented_scan", [](int in_type, int out_type, int offset_type, std::int64_t n, std::int64_t segments,
+                             bool exclusive, std::uintptr_t in, std::uintptr_t out, std::uintptr_t offsets,
+                             WorkspaceHandle& workspace, int device, std::uintptr_t stream) {
+    const py::SegmentedCall call = segmented_call(in_type, out_type, offset_type, n, segments, exclusive);
+    raise_on_error(py::segmented_scan(call, reinterpret_cast<const void*>(in), reinterpret_cast<void*>(out),
+                                      reinterpret_cast<const void*>(offsets), workspace.get(), device, stream),
+                   "segmented_cumsum");
   });
 }

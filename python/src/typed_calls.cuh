@@ -52,6 +52,26 @@ int typed_scan(const ScanCall& call, const void* in, void* out, Workspace* works
   return scan_extent<Op>(call, x, y, shape_of(call.lines), workspace, stream);
 }
 
+// Calls fn.template operator()<In, Out>() for the call's dtypes among cumsum's: the input ->
+// output pairs torch.cumsum and numpy.cumsum produce (integers widened to int64 unless a dtype is
+// asked, 16-bit floats kept or widened to float32), each accumulating in the output's
+// accumulator (float for 16-bit floats). False when not built. (sums.cu, segments.cu)
+template <class Call, class Fn>
+bool with_sum_types(const Call& call, Fn& fn) {
+  using D = Dtype;
+  const D in = call.in_type, out = call.out_type;
+  if (in == D::Float32 && out == D::Float32) return fn.template operator()<float, float>(), true;
+  if (in == D::Float64 && out == D::Float64) return fn.template operator()<double, double>(), true;
+  if (in == D::Int32 && out == D::Int64) return fn.template operator()<std::int32_t, std::int64_t>(), true;
+  if (in == D::Int32 && out == D::Int32) return fn.template operator()<std::int32_t, std::int32_t>(), true;
+  if (in == D::Int64 && out == D::Int64) return fn.template operator()<std::int64_t, std::int64_t>(), true;
+  if (in == D::BFloat16 && out == D::BFloat16) return fn.template operator()<__nv_bfloat16, __nv_bfloat16>(), true;
+  if (in == D::BFloat16 && out == D::Float32) return fn.template operator()<__nv_bfloat16, float>(), true;
+  if (in == D::Float16 && out == D::Float16) return fn.template operator()<__half, __half>(), true;
+  if (in == D::Float16 && out == D::Float32) return fn.template operator()<__half, float>(), true;
+  return false;
+}
+
 // What sums.cu and extremes.cu do for the In and Out their dtype switch picks: each switch calls
 // fn.template operator()<In, Out>() of one of these.
 struct WorkspaceBytesOf {
