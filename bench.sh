@@ -36,9 +36,10 @@ options:
   --variants a,b      binaries to run (default: every file in the binary folder but the
                       multi_gpu_* ones, which scripts/multi_gpu_bench.sh sweeps), and the
                       framework rows torch_cumsum, cupy_cumsum, jax_cumsum, cuda_compute_scan
-                      (NVIDIA's cuda.compute), and the zoo's scan from Python, scan_zoo_torch and
-                      scan_zoo_cupy (scripts/framework_scans.py; in the default too, for the
-                      int32/float32 inclusive sum; make bench installs the scan_zoo package first)
+                      (NVIDIA's cuda.compute), and the zoo's scan from Python, scan_zoo_torch,
+                      scan_zoo_cupy and scan_zoo_jax (scripts/framework_scans.py; in the default
+                      too, for the int32/float32 inclusive sum; make bench installs the scan_zoo
+                      package first)
   --sizes LIST        comma list of N, increasing (default: 2^10 .. 2^30 and 100000, 1000000,
                       4194303, 2^24+1)
   --type T, --op O    element type and operator (default int32, sum)
@@ -115,9 +116,9 @@ while [ $# -gt 0 ]; do
 done
 
 # The scans Python users call, rows of scripts/framework_scans.py rather than binaries.
-framework_variants=(torch_cumsum cupy_cumsum jax_cumsum cuda_compute_scan scan_zoo_torch scan_zoo_cupy)
+framework_variants=(torch_cumsum cupy_cumsum jax_cumsum cuda_compute_scan scan_zoo_torch scan_zoo_cupy scan_zoo_jax)
 # Those that scan along an axis (cuda.compute scans one array).
-axis_framework_variants=(torch_cumsum cupy_cumsum jax_cumsum scan_zoo_torch scan_zoo_cupy)
+axis_framework_variants=(torch_cumsum cupy_cumsum jax_cumsum scan_zoo_torch scan_zoo_cupy scan_zoo_jax)
 binaries=() frameworks=()
 if [ -n "$variants" ]; then
   IFS=, read -r -a names <<<"$variants"

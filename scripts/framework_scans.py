@@ -4,12 +4,13 @@ measured by the zoo's protocol and printed as rows of the zoo's schema, so that 
 same tables and charts as the binaries (bin/cub_scan, bin/thrust_scan, ...).
 
 Rows (stdout, scripts/timing_table.py COLUMNS): variant torch_cumsum, cupy_cumsum, jax_cumsum,
-cuda_compute_scan, scan_zoo_torch or scan_zoo_cupy, op sum, mode inclusive, one row per
-(framework, type, N); human lines on stderr. With --row-length L the N elements are N / L rows
-of L, each scanned on its own along the last axis (torch.cumsum(x, 1) of the [N / L, L] view,
-cupy.cumsum(x, axis=1)), as the binaries of src/axis/ do, and the mode is inclusive-lengthL,
-theirs; with --columns C they are N / C rows of C, each column scanned down its rows
-(torch.cumsum(x, 0) of the [N / C, C] view, cupy.cumsum(x, axis=0)), mode inclusive-columnsC.
+cuda_compute_scan, scan_zoo_torch, scan_zoo_cupy or scan_zoo_jax, op sum, mode inclusive, one
+row per (framework, type, N); human lines on stderr. With --row-length L the N elements are N / L
+rows of L, each scanned on its own along the last axis (torch.cumsum(x, 1) of the [N / L, L]
+view, cupy.cumsum(x, axis=1)), as the binaries of src/axis/ do, and the mode is
+inclusive-lengthL, theirs; with --columns C they are N / C rows of C, each column scanned down
+its rows (torch.cumsum(x, 0) of the [N / C, C] view, cupy.cumsum(x, axis=0)), mode
+inclusive-columnsC.
 
 What each runs underneath, read from the frameworks' sources (their main branches; the first
 rows were taken with torch 2.11 and CuPy 14.2, CuPy's accelerators at their default, CUB):
@@ -44,11 +45,12 @@ rows were taken with torch 2.11 and CuPy 14.2, CuPy's accelerators at their defa
                 DeviceScan for the types when the object is made, once per type here before
                 anything is timed; a call of the object launches it with the temporary storage
                 it was given, allocated once. One array only: it has no scan along an axis.
-  scan_zoo_torch, scan_zoo_cupy
+  scan_zoo_torch, scan_zoo_cupy, scan_zoo_jax
                 the zoo's own scan called from Python: scan_zoo.cumsum(x, dim, dtype=y.dtype, out=y)
                 of the package this repository builds (pyproject.toml, python/; make
                 python-package), on torch tensors (through its torch.library operator) and CuPy
-                arrays; underneath, one launch of include/scan_zoo/axis.cuh's scan, as
+                arrays; on JAX arrays, jax.jit of scan_zoo.cumsum(x, dim) as jax_cumsum's (an
+                XLA custom call, timed on the host as jax_cumsum is); underneath, one launch of include/scan_zoo/axis.cuh's scan, as
                 bin/single_pass_scan_tuned, bin/row_scan and bin/column_scan run it, plus the
                 package's Python work per call. Without the package: SKIPPED(no-scan_zoo) rows.
 The versions and, for CuPy, the accelerators in use are printed on stderr.
@@ -98,7 +100,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from sizes import parse_sizes, split_list  # noqa: E402  (the binaries' N syntax)
 from timing_table import COLUMNS  # noqa: E402  (the row schema, one list for every script)
 
-VARIANTS = ("torch_cumsum", "cupy_cumsum", "jax_cumsum", "scan_zoo_torch", "scan_zoo_cupy", "cuda_compute_scan")
+VARIANTS = ("torch_cumsum", "cupy_cumsum", "jax_cumsum", "scan_zoo_torch", "scan_zoo_cupy", "scan_zoo_jax",
+            "cuda_compute_scan")
 # The result's type of each --type (the host's values, the reference's and the output's).
 TYPES = {"int32": np.int32, "float32": np.float32, "bf16>float32": np.float32}
 # The types whose input is narrower than the result, and its bytes an element: bf16>float32 is a
@@ -437,11 +440,15 @@ class Jax:
 
             def cumsum(v):
                 matrix, dim = axis.matrix(v)
-                return jnp.cumsum(matrix, axis=dim, dtype=result).reshape(-1)
+                return self.cumsum(matrix, dim, result).reshape(-1)
 
             self.compiled[key] = self.jax.jit(cumsum)
         y[0] = self.compiled[key](x)
         self.pending = [y[0]]
+
+    def cumsum(self, matrix, dim, dtype):
+        """The scan the jitted function makes (the scan_zoo row's is the package's)."""
+        return self.jnp.cumsum(matrix, axis=dim, dtype=dtype)
 
     def download(self, array):
         return np.asarray(array[0])
@@ -501,6 +508,15 @@ class ScanZooCupy(ScanZooRows, Cupy):
     variant = "scan_zoo_cupy"
 
 
+class ScanZooJax(ScanZooRows, Jax):
+    """scan_zoo.cumsum inside jax.jit, compiled once per shape as jax_cumsum's jnp.cumsum is."""
+    variant = "scan_zoo_jax"
+    scan = Jax.scan  # JAX has no out=: the jitted call returns the output
+
+    def cumsum(self, matrix, dim, dtype):
+        return self.scan_zoo.cumsum(matrix, dim, dtype=dtype)
+
+
 class CudaCompute(Cupy):
     """NVIDIA's scan for Python, cuda.compute (package cuda-cccl), on CuPy arrays: the scanner
     object of make_inclusive_scan(d_in=x, d_out=y, op=OpKind.PLUS), built (JIT-compiled) once per
@@ -540,7 +556,7 @@ class CudaCompute(Cupy):
 
 
 FRAMEWORKS = {"torch_cumsum": Torch, "cupy_cumsum": Cupy, "jax_cumsum": Jax, "scan_zoo_torch": ScanZooTorch,
-              "scan_zoo_cupy": ScanZooCupy, "cuda_compute_scan": CudaCompute}
+              "scan_zoo_cupy": ScanZooCupy, "scan_zoo_jax": ScanZooJax, "cuda_compute_scan": CudaCompute}
 
 
 # ---------------------------------------------------------------------------------------------

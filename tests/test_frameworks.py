@@ -321,7 +321,7 @@ def test_worst_exit_code_wins():
 # The module whose absence skips each variant (the zoo's scan from Python, and cuda.compute, need
 # their framework's arrays first).
 MODULES = {"torch_cumsum": "torch", "cupy_cumsum": "cupy", "jax_cumsum": "jax", "scan_zoo_torch": "torch",
-           "scan_zoo_cupy": "cupy", "cuda_compute_scan": "cupy"}
+           "scan_zoo_cupy": "cupy", "scan_zoo_jax": "jax", "cuda_compute_scan": "cupy"}
 
 
 def test_unimportable_frameworks_give_skipped_rows(tmp_path):

@@ -9,6 +9,7 @@ graph capture, and gradients against torch.autograd.gradcheck in float64. Random
 poisoned, every element checked.
 """
 import importlib.util
+import os
 
 import numpy as np
 import pytest
@@ -78,8 +79,8 @@ def test_recurrence_state_dtypes():
 
 @pytest.mark.parametrize("function", [scan_zoo.cumsum, scan_zoo.cummax, scan_zoo.cummin])
 def test_a_numpy_array_is_refused_with_the_fix(function):
-    with pytest.raises(TypeError, match=r"numpy.ndarray; scan_zoo takes torch.Tensor and cupy.ndarray on a CUDA "
-                                        r"device \(a CPU array: use numpy's own function"):
+    with pytest.raises(TypeError, match=r"numpy.ndarray; scan_zoo takes torch.Tensor, cupy.ndarray and jax.Array on "
+                                        r"a CUDA device \(a CPU array: use numpy's own function"):
         function(np.arange(10, dtype=np.int32), 0)
 
 
@@ -91,8 +92,25 @@ def test_offsets_dtypes():
 
 
 def test_segmented_cumsum_refuses_a_numpy_array():
-    with pytest.raises(TypeError, match="numpy.ndarray; scan_zoo takes torch.Tensor and cupy.ndarray"):
+    with pytest.raises(TypeError, match="numpy.ndarray; scan_zoo takes torch.Tensor, cupy.ndarray and jax.Array"):
         scan_zoo.segmented_cumsum(np.arange(10, dtype=np.int32), np.array([0, 10]))
+
+
+def test_a_jax_array_on_the_cpu_is_refused_with_the_fix():
+    """Wherever jax is installed, GPU or not: a build without JAX's handlers says how to get them;
+    one with them refuses a CPU array."""
+    if importlib.util.find_spec("jax") is None:
+        pytest.skip("JAX is not installed here")
+    os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
+    import jax
+    on_cpu = jax.device_put(jax.numpy.arange(5.0), jax.devices("cpu")[0])
+    from scan_zoo._extension_loader import extension
+    if not hasattr(extension, "jax_handlers"):
+        with pytest.raises(ImportError, match="built without JAX's handlers.*--no-build-isolation"):
+            scan_zoo.cumsum(on_cpu, 0)
+    else:
+        with pytest.raises(ValueError, match="x is on cpu; scan_zoo runs on CUDA devices"):
+            scan_zoo.cumsum(on_cpu, 0)
 
 
 def test_a_list_is_refused():
@@ -428,3 +446,77 @@ def test_cupy_segmented_cumsum_against_numpy(cupy, seed):
     expected = np.concatenate([np.cumsum(host[b:e], dtype=np.int64) for b, e in zip(offsets[:-1], offsets[1:])])
     y = scan_zoo.segmented_cumsum(cupy.asarray(host), cupy.asarray(offsets.astype(np.int32)))
     assert y.dtype == cupy.int64 and np.array_equal(cupy.asnumpy(y), expected)
+
+
+# ---- on a GPU, through JAX ----
+
+@pytest.fixture(scope="module")
+def jax():
+    if importlib.util.find_spec("jax") is None:
+        pytest.skip("JAX is not installed here")
+    # XLA takes 75% of the GPU's memory when it starts, which would starve the other test workers
+    os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
+    import jax
+    try:
+        jax.devices("gpu")
+    except RuntimeError as error:
+        pytest.skip(f"no GPU visible to JAX: {error}")
+    from scan_zoo._extension_loader import extension
+    if not hasattr(extension, "jax_handlers"):
+        pytest.skip("this scan_zoo was built without JAX's handlers (its build's Python had no jax)")
+    return jax
+
+
+def test_jax_scans_against_numpy_eager_and_jitted(jax, seed):
+    rng = np.random.default_rng(seed)
+    jnp = jax.numpy
+    ints = rng.integers(-1000, 1001, size=(3, 100003)).astype(np.int32)
+    floats = (rng.integers(-256, 257, size=(4096, 64)) / 256).astype(np.float32)
+    # without jax_enable_x64 JAX has no int64: an int32 sum stays int32, as jnp.cumsum's does
+    y = scan_zoo.cumsum(jnp.asarray(ints), 1)
+    assert y.dtype == jnp.int32 and np.array_equal(np.asarray(y), np.cumsum(ints, axis=1, dtype=np.int32))
+    for exclusive in (False, True):
+        for reverse in (False, True):
+            wide = np.flip(floats, 0) if reverse else floats
+            expected = np.cumsum(wide, axis=0, dtype=np.float64) - (wide if exclusive else 0)
+            expected = (np.flip(expected, 0) if reverse else expected).astype(np.float32)
+            got = scan_zoo.cumsum(jnp.asarray(floats), 0, exclusive=exclusive, reverse=reverse)
+            assert np.array_equal(np.asarray(got), expected), (exclusive, reverse)
+    bf16 = jnp.asarray(floats).astype(jnp.bfloat16)
+    assert np.array_equal(np.asarray(scan_zoo.cumsum(bf16, 0, dtype=jnp.float32)),
+                          np.cumsum(floats, axis=0, dtype=np.float64).astype(np.float32))
+    assert np.array_equal(np.asarray(scan_zoo.cummin(jnp.asarray(floats), 1)), np.minimum.accumulate(floats, axis=1))
+
+    @jax.jit
+    def f(v):
+        return scan_zoo.cumsum(v * 2, 1, exclusive=True) + scan_zoo.cummax(v, 1)
+
+    x = jnp.asarray(floats)
+    doubled = 2 * floats.astype(np.float64)
+    expected = (np.cumsum(doubled, axis=1) - doubled + np.maximum.accumulate(floats, axis=1)).astype(np.float32)
+    assert np.array_equal(np.asarray(f(x)), expected)
+    assert scan_zoo.cumsum(jnp.zeros((0, 5)), 1).shape == (0, 5)
+
+
+def test_jax_linear_recurrence_and_segments(jax, seed):
+    rng = np.random.default_rng(seed)
+    jnp = jax.numpy
+    a = (0.5 + 0.5 * rng.random((4, 3000))).astype(np.float32)
+    b = (rng.integers(-256, 257, size=(4, 3000)) / 256).astype(np.float32)
+    h = np.asarray(jax.jit(lambda p, q: scan_zoo.linear_recurrence(p, q, 1))(jnp.asarray(a), jnp.asarray(b)))
+    state, expected = np.zeros(4), np.empty((4, 3000))
+    for t in range(3000):
+        state = a[:, t].astype(np.float64) * state + b[:, t]
+        expected[:, t] = state
+    assert np.allclose(h, expected, rtol=0, atol=8 * np.finfo(np.float32).eps * 3000 ** 0.5 * (1 + np.abs(expected)))
+    values = rng.integers(-1000, 1001, size=100003).astype(np.int32)
+    offsets = np.concatenate([[0], np.sort(rng.integers(0, values.size + 1, size=99)), [values.size]])
+    expected = np.concatenate([np.cumsum(values[begin:end]) for begin, end in zip(offsets[:-1], offsets[1:])])
+    got = scan_zoo.segmented_cumsum(jnp.asarray(values), jnp.asarray(offsets.astype(np.int32)))
+    assert np.array_equal(np.asarray(got), expected.astype(np.int32))
+
+
+def test_jax_has_no_out(jax):
+    jnp = jax.numpy
+    with pytest.raises(TypeError, match="JAX arrays are immutable, so there is no out="):
+        scan_zoo.cumsum(jnp.arange(5.0), 0, out=jnp.zeros(5))

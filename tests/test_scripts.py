@@ -253,13 +253,14 @@ def test_bench_adds_the_framework_rows_or_says_why_not(tmp_path):
     statuses = dict(zip(rows["variant"], rows["status"]))
     assert statuses == {"stub_a": "PASS", "torch_cumsum": "SKIPPED(no-torch)", "cupy_cumsum": "SKIPPED(no-cupy)",
                         "jax_cumsum": "SKIPPED(no-jax)", "scan_zoo_torch": "SKIPPED(no-torch)",
-                        "scan_zoo_cupy": "SKIPPED(no-cupy)", "cuda_compute_scan": "SKIPPED(no-cupy)"}
+                        "scan_zoo_cupy": "SKIPPED(no-cupy)", "scan_zoo_jax": "SKIPPED(no-jax)",
+                        "cuda_compute_scan": "SKIPPED(no-cupy)"}
     assert "torch is not importable" in result.stderr
     # Sweeps the frameworks cannot run (here: max) leave them out, saying so.
     result = run_in(tmp_path, [ROOT / "bench.sh", "--bin-dir", "bin", "--sizes", "1024", "--op", "max", "--out", "m.txt"])
     assert result.returncode == 0, result.stderr
     assert set(pd.read_csv(tmp_path / "m.txt", sep=r"\s+", comment="#")["variant"]) == {"stub_a"}
-    assert "no torch_cumsum cupy_cumsum jax_cumsum cuda_compute_scan scan_zoo_torch scan_zoo_cupy rows" in result.stderr
+    assert "no torch_cumsum cupy_cumsum jax_cumsum cuda_compute_scan scan_zoo_torch scan_zoo_cupy scan_zoo_jax rows" in result.stderr
 
 
 def test_bench_writes_the_reference_only_when_told(tmp_path):

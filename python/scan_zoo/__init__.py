@@ -1,11 +1,11 @@
-"""scan_zoo: prefix scans at copy speed on NVIDIA GPUs, for PyTorch tensors and CuPy arrays.
+"""scan_zoo: prefix scans at copy speed on NVIDIA GPUs, for PyTorch tensors, CuPy arrays and JAX arrays.
 
     import torch, scan_zoo
     x = torch.randn(8, 131072, device="cuda")
     y = scan_zoo.cumsum(x, 1)                       # torch.cumsum(x, 1), one launch
     h = scan_zoo.linear_recurrence(a, b, -1)        # h[t] = a[t] * h[t - 1] + b[t]
 
-Functions (x a torch.Tensor or cupy.ndarray on a CUDA device, any shape, any dim):
+Functions (x a torch.Tensor, cupy.ndarray or jax.Array on a CUDA device, any shape, any dim):
   cumsum(x, dim, *, dtype=None, exclusive=False, reverse=False, out=None)
       The sums along dim. dtype as torch.cumsum's (None: int32 -> int64, floats kept);
       bfloat16 and float16 accumulate in float32 (dtype=float32 keeps that result); exclusive
@@ -29,11 +29,14 @@ Functions (x a torch.Tensor or cupy.ndarray on a CUDA device, any shape, any dim
 Types: int32, int64, float32, float64, bfloat16, float16 (the combinations in _dtypes.py); others
   raise TypeError saying which are taken.
 Streams and memory: every call is enqueued on the current stream of the input's device (torch's
-  or CuPy's) and returns at once; outputs and scratch come from the framework's allocator; nothing
-  synchronizes. A non-contiguous input is copied once to a contiguous one (one extra read and
-  write); `out` must be contiguous.
+  or CuPy's; for JAX, the stream XLA runs the call on) and returns at once; outputs and scratch
+  come from the framework's allocator; nothing synchronizes. A non-contiguous input is copied once
+  to a contiguous one (one extra read and write); `out` must be contiguous (JAX: no out=).
 PyTorch: the functions are custom operators (torch.ops.scan_zoo.*), so torch.compile traces them
   and CUDA graphs capture them; cumsum, segmented_cumsum and linear_recurrence have gradients.
+JAX: each function is an XLA custom call (jax.ffi), eager or inside jax.jit; no gradients, no
+  vmap (_jax.py). It needs a build whose Python had jax (pip install --no-build-isolation . beside
+  jax, scikit-build-core and nanobind): elsewhere a JAX array raises ImportError saying so.
 Errors: TypeError (an array of another kind, a dtype without code), ValueError (a CPU array,
   mismatched shapes or devices), IndexError (dim out of range), RuntimeError (a CUDA error, e.g.
   "no kernel image is available" on a GPU the package was not built for: reinstall with
@@ -60,13 +63,13 @@ def _framework(x, function, what="x"):
         from . import _torch as framework
     elif module == "cupy":
         from . import _cupy as framework
+    elif module in ("jax", "jaxlib"):  # a traced array's class lives in jax, a concrete one's in jaxlib
+        from . import _jax as framework  # ImportError where the build had no jax: it says how to get it
     else:
-        hint = {
-            "numpy": " (a CPU array: use numpy's own function, or move it to the GPU with cupy.asarray)",
-            "jax": " (JAX arrays are not taken: README, 'From Python', says why)",
-        }.get(module, "")
+        hint = " (a CPU array: use numpy's own function, or move it to the GPU with cupy.asarray)" \
+            if module == "numpy" else ""
         raise TypeError(f"scan_zoo.{function}: {what} is a {type(x).__module__}.{type(x).__name__}; scan_zoo "
-                        f"takes torch.Tensor and cupy.ndarray on a CUDA device{hint}")
+                        f"takes torch.Tensor, cupy.ndarray and jax.Array on a CUDA device{hint}")
     _FRAMEWORKS[module] = framework
     return framework
 

@@ -11,6 +11,9 @@
 #include <string>
 
 #include "entry_points.hpp"
+#ifdef SCAN_ZOO_WITH_JAX
+#include "jax_handlers.hpp"
+#endif
 
 namespace nb = nanobind;
 namespace py = scan_zoo_python;
@@ -123,4 +126,12 @@ NB_MODULE(_extension, m) {
                                       reinterpret_cast<const void*>(offsets), workspace.get(), device, stream),
                    "segmented_cumsum");
   });
+#ifdef SCAN_ZOO_WITH_JAX
+  // name -> capsule of an XLA FFI handler, for jax.ffi.register_ffi_target (scan_zoo/_jax.py)
+  m.def("jax_handlers", [] {
+    nb::dict handlers;
+    for (const py::JaxHandler& handler : py::jax_handlers) handlers[handler.name] = nb::capsule(handler.function);
+    return handlers;
+  });
+#endif
 }

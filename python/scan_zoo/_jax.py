@@ -1,0 +1,108 @@
+"""JAX arrays: the scans as XLA custom calls (jax.ffi), so that they run eagerly and inside
+jax.jit alike, on the stream XLA gives them.
+
+Each function is one jax.ffi.ffi_call of a handler of the extension (python/src/jax_handlers.cpp),
+registered for the CUDA platform when this module is first imported. XLA allocates the output and
+a second, scratch output of the bytes the workspace needs (the extension says how many); the
+handler makes the workspace over it, which zeroes it on the stream before the scan (one memset
+of a few KB a call: XLA's buffers are not kept between calls). Nothing synchronizes. JAX arrays
+are immutable, so there is no out=; there are no gradients (jax.grad of these calls raises: they
+have no JVP rule) and no vmap (scan a batch along a dim instead).
+
+The handlers exist where the package was built by a Python that had jax (its jaxlib ships the
+XLA FFI headers): `pip install --no-build-isolation .` beside jax, scikit-build-core and nanobind.
+Elsewhere importing this module raises ImportError saying so.
+"""
+import math
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from . import _dtypes
+from ._extension_loader import extension
+
+if not hasattr(extension, "jax_handlers"):
+    raise ImportError("this scan_zoo was built without JAX's handlers (the build's Python had no jax): reinstall it "
+                      "with `pip install --no-build-isolation .` in an environment with jax, scikit-build-core and "
+                      "nanobind")
+for _name, _capsule in extension.jax_handlers().items():
+    jax.ffi.register_ffi_target(_name, _capsule, platform="CUDA")
+
+
+def dtype_name(dtype):
+    return np.dtype(dtype).name
+
+
+def check_cuda(x, function, what="x"):
+    if not isinstance(x, jax.Array):
+        raise TypeError(f"scan_zoo.{function}: {what} must be a jax.Array, not {type(x).__name__}")
+    if isinstance(x, jax.core.Tracer):
+        return  # inside jax.jit: XLA places it (a CPU computation finds no handler and says so)
+    platforms = sorted({device.platform for device in x.devices()})
+    if platforms != ["gpu"]:
+        raise ValueError(f"scan_zoo.{function}: {what} is on {', '.join(platforms)}; scan_zoo runs on CUDA devices "
+                         f"(move it with jax.device_put(x, jax.devices('gpu')[0]), or use jax.numpy's own function)")
+
+
+def is_contiguous(x):
+    return True  # XLA hands a custom call its buffers dense, in row-major order
+
+
+def device_index(x):
+    """The devices an array lives on; None inside jax.jit, where XLA places the computation."""
+    return None if isinstance(x, jax.core.Tracer) else tuple(sorted(device.id for device in x.devices()))
+
+
+def _result(shape, dtype):
+    """The output's shape and dtype as JAX has it: without jax_enable_x64 JAX has no 64-bit
+    integers, so cumsum's int64 becomes int32, as jnp.cumsum's result does."""
+    return jax.ShapeDtypeStruct(shape, jax.dtypes.canonicalize_dtype(jnp.dtype(dtype)))
+
+
+def _scratch(bytes_needed):
+    return jax.ShapeDtypeStruct((max(bytes_needed, 1),), jnp.uint8)
+
+
+def _no_out(out, function):
+    if out is not None:
+        raise TypeError(f"scan_zoo.{function}: JAX arrays are immutable, so there is no out=: use the result")
+
+
+def scan(x, op, dim, lines, out_dtype, exclusive, reverse, out=None):
+    _no_out(out, "cum" + op)
+    result = _result(x.shape, out_dtype)
+    if math.prod(lines) == 0:
+        return jnp.zeros(result.shape, result.dtype)
+    codes = (_dtypes.OPERATOR_CODES[op], _dtypes.DTYPE_CODES[dtype_name(x.dtype)],
+             _dtypes.DTYPE_CODES[dtype_name(result.dtype)])
+    call = jax.ffi.ffi_call("scan_zoo_scan", (result, _scratch(extension.scan_workspace_bytes(*codes, *lines))))
+    outer, length, inner = lines
+    y, _ = call(x, op=np.int64(codes[0]), outer=np.int64(outer), length=np.int64(length), inner=np.int64(inner),
+                exclusive=np.bool_(exclusive), reverse=np.bool_(reverse))
+    return y
+
+
+def linear_recurrence(a, b, dim, lines, state, reverse):
+    result = _result(a.shape, state)
+    if math.prod(lines) == 0:
+        return jnp.zeros(result.shape, result.dtype)
+    bytes_needed = extension.recurrence_workspace_bytes(_dtypes.DTYPE_CODES[dtype_name(a.dtype)],
+                                                        _dtypes.DTYPE_CODES[state], *lines)
+    call = jax.ffi.ffi_call("scan_zoo_linear_recurrence", (result, _scratch(bytes_needed)))
+    outer, length, inner = lines
+    h, _ = call(a, b, outer=np.int64(outer), length=np.int64(length), inner=np.int64(inner),
+                reverse=np.bool_(reverse))
+    return h
+
+
+def segmented_scan(x, offsets, out_dtype, exclusive, out=None):
+    _no_out(out, "segmented_cumsum")
+    result = _result(x.shape, out_dtype)
+    if x.size == 0 or offsets.size < 2:
+        return jnp.zeros(result.shape, result.dtype)
+    bytes_needed = extension.segmented_workspace_bytes(_dtypes.DTYPE_CODES[dtype_name(x.dtype)],
+                                                       _dtypes.DTYPE_CODES[dtype_name(result.dtype)], x.size)
+    call = jax.ffi.ffi_call("scan_zoo_segmented_scan", (result, _scratch(bytes_needed)))
+    y, _ = call(x, offsets, exclusive=np.bool_(exclusive))
+    return y
