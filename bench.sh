@@ -277,19 +277,21 @@ for binary in "${binaries[@]}"; do
     fi
   done
 done
-if [ ${#frameworks[@]} -gt 0 ]; then
-  # By the binaries' protocol (scripts/framework_scans.py); a framework that is not importable,
-  # or a Python without numpy, gives SKIPPED rows or a line here: the sweep goes on.
-  echo "bench.sh: ${frameworks[*]} (scripts/framework_scans.py)" >&2
+# By the binaries' protocol (scripts/framework_scans.py), one process a framework, as each binary
+# has its own: no framework's runtime (JAX's XLA client and its memory, CuPy's pools) is alive
+# while another is measured. A framework that is not importable, or a Python without numpy, gives
+# SKIPPED rows or a line here: the sweep goes on.
+[ ${#frameworks[@]} -gt 0 ] && echo "bench.sh: ${frameworks[*]} (scripts/framework_scans.py)" >&2
+for framework in "${frameworks[@]}"; do
   : >"$tmp.rows"
   "${PYTHON:-python3}" "$script_dir/scripts/framework_scans.py" "$sizes" --type "$type" $hot \
-    --variants "$(IFS=,; echo "${frameworks[*]}")" ${axis_option:+"$axis_option" "$axis_extent"} >"$tmp.rows" 2>"$tmp.err"
+    --variants "$framework" ${axis_option:+"$axis_option" "$axis_extent"} >"$tmp.rows" 2>"$tmp.err"
   rc=$?
   awk -v fields=${#column_names[@]} 'NF == fields' "$tmp.rows" >>"$tmp"
   { [ $rc -eq 0 ] || [ $rc -eq 1 ] || [ $rc -eq 4 ]; } ||
-    echo "bench.sh: scripts/framework_scans.py failed (exit $rc): $(tail -n 3 "$tmp.err" | tr '\n' ' ')" >&2
+    echo "bench.sh: scripts/framework_scans.py --variants $framework failed (exit $rc): $(tail -n 3 "$tmp.err" | tr '\n' ' ')" >&2
   grep -h 'not importable\|sees no GPU\|no usable' "$tmp.err" >&2
-fi
+done
 sweep_finish "$out"
 echo "bench.sh: wrote $out ($(grep -vc '^#' "$out") lines, $((SECONDS - started)) s)" >&2
 
