@@ -101,12 +101,13 @@ ffi::Error segmented_impl(void* stream, std::int32_t device, ffi::AnyBuffer x, f
                   "segmented_cumsum");
 }
 
+// Every handler's binding begins with the stream and the device it runs on.
+auto bind_on_gpu() { return ffi::Ffi::Bind().Ctx<ffi::PlatformStream<void*>>().Ctx<ffi::DeviceOrdinal>(); }
+
 }  // namespace
 
 XLA_FFI_DEFINE_HANDLER_SYMBOL(ScanZooScan, scan_impl,
-                              ffi::Ffi::Bind()
-                                  .Ctx<ffi::PlatformStream<void*>>()
-                                  .Ctx<ffi::DeviceOrdinal>()
+                              bind_on_gpu()
                                   .Arg<ffi::AnyBuffer>()
                                   .Ret<ffi::AnyBuffer>()
                                   .Ret<ffi::AnyBuffer>()
@@ -118,9 +119,7 @@ XLA_FFI_DEFINE_HANDLER_SYMBOL(ScanZooScan, scan_impl,
                                   .Attr<bool>("reverse"));
 
 XLA_FFI_DEFINE_HANDLER_SYMBOL(ScanZooLinearRecurrence, recurrence_impl,
-                              ffi::Ffi::Bind()
-                                  .Ctx<ffi::PlatformStream<void*>>()
-                                  .Ctx<ffi::DeviceOrdinal>()
+                              bind_on_gpu()
                                   .Arg<ffi::AnyBuffer>()
                                   .Arg<ffi::AnyBuffer>()
                                   .Ret<ffi::AnyBuffer>()
@@ -131,9 +130,7 @@ XLA_FFI_DEFINE_HANDLER_SYMBOL(ScanZooLinearRecurrence, recurrence_impl,
                                   .Attr<bool>("reverse"));
 
 XLA_FFI_DEFINE_HANDLER_SYMBOL(ScanZooSegmentedScan, segmented_impl,
-                              ffi::Ffi::Bind()
-                                  .Ctx<ffi::PlatformStream<void*>>()
-                                  .Ctx<ffi::DeviceOrdinal>()
+                              bind_on_gpu()
                                   .Arg<ffi::AnyBuffer>()
                                   .Arg<ffi::AnyBuffer>()
                                   .Ret<ffi::AnyBuffer>()
