@@ -2,11 +2,12 @@
 `make test` (the Makefile's python-package).
 
 Without a GPU (CI): the package imports, and every argument check answers before any GPU work
-(numpy arrays, dims, dtypes). With a GPU and PyTorch (or CuPy): every function against
-torch.cumsum / torch.cummax / a float64 loop, over dtypes, dims, shapes (empty, one, odd, 2^31 + 1
-elements), strided inputs, exclusive and reverse, `out`, another stream, torch.compile, CUDA
-graph capture, and gradients against torch.autograd.gradcheck in float64. Random data, outputs
-poisoned, every element checked.
+(numpy arrays, dims, dtypes, offsets; a JAX CPU array where jax is installed). With a GPU and
+PyTorch: every function against torch.cumsum / torch.cummax / a float64 loop, over dtypes, dims,
+shapes (empty, one, odd, 2^31 + 1 elements), segments of every length, strided inputs, exclusive
+and reverse, `out`, another stream, torch.compile, CUDA graph capture, and gradients against
+torch.autograd.gradcheck in float64; with CuPy and JAX (eager and jitted), the functions against
+numpy. Random data, outputs poisoned, every element checked.
 """
 import importlib.util
 import os

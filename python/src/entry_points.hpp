@@ -1,9 +1,10 @@
 // python/src/entry_points.hpp -- what the extension's CUDA side (the .cu files beside this one)
-// offers its Python side (module.cpp): plain C++, no CUDA or nanobind types, so that each side
-// compiles with its own compiler. Every scan the package runs is one of the library's
-// (include/scan_zoo/axis.cuh, linear_recurrence.cuh), instantiated here for the dtypes the
-// package accepts; Python chooses the dtypes, the shape and the stream, and allocates every byte
-// (the output and the workspace) through the caller's framework.
+// offers its host side (module.cpp, and jax_handlers.cpp for XLA): plain C++, no CUDA, nanobind
+// or XLA types, so that each side compiles with its own compiler. Every scan the package runs is
+// one of the library's (include/scan_zoo/scan.cuh, axis.cuh, segmented.cuh,
+// linear_recurrence.cuh), instantiated here for the dtypes the package accepts; Python chooses
+// the dtypes, the shape and the stream, and allocates every byte (the output and the workspace)
+// through the caller's framework.
 #pragma once
 
 #include <cstddef>

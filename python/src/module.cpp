@@ -1,8 +1,8 @@
 // python/src/module.cpp -- the extension module scan_zoo._extension (nanobind): the entry points
 // of entry_points.hpp with integers for pointers, streams and dtypes, a CUDA error turned into a
-// RuntimeError that names the call. Python (scan_zoo/_core.py) checks every
-// argument first and allocates every byte; nothing here allocates device memory, synchronizes
-// or prints.
+// RuntimeError that names the call; where built with JAX, the XLA FFI handlers as capsules
+// (jax_handlers.cpp). Python (scan_zoo/_core.py) checks every argument first and allocates every
+// byte; nothing here allocates device memory, synchronizes or prints.
 #include <nanobind/nanobind.h>
 
 #include <cstdint>
