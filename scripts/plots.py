@@ -24,6 +24,11 @@ And, for each sweep along an axis (scripts/axis_bench.sh: bench/<gpu>/axis/<type
                          at the same N in the same table) against the shape, rows x length, for
                          every variant of the sweep: along rows in one panel, down columns in the
                          other
+And, for each sweep of the framework rows (bench.sh with scripts/framework_scans.py's variants:
+bench/<gpu>/python/sweep_*/), in that folder:
+  frameworks.png         % of a copy of the same bytes (memcpy_baseline's median over the row's,
+                         in the same table) for every shape of the sweep's tables: the zoo's
+                         binary, CUB, and each framework's own scan beside scan_zoo's from it
 And, for each sweep of the scans across GPUs (scripts/multi_gpu_bench.sh), beside its table:
   aggregate_gbps.png     aggregate GB/s vs global N: every GPU copying its shard (the ceiling),
                          2/3 of it (the 3-access bound), multi_gpu_scan, the scan-then-add
@@ -37,6 +42,7 @@ Usage: python3 scripts/plots.py [--bench-dir bench]   the committed reference: e
        python3 scripts/plots.py --timing FILE [--hot HOT_FILE] [--out DIR]
                                 one sweep (default: timing_hot.txt beside it, charts into its folder)
        python3 scripts/plots.py --axis DIR   one sweep along an axis (results/h100/axis)
+       python3 scripts/plots.py --frameworks DIR   one sweep of the framework rows
 """
 import argparse
 import re
@@ -519,6 +525,76 @@ def plot_axis(axis_dir):
     print(f"plots.py: wrote {', '.join(written)}")
 
 
+# The framework chart's bars, top to bottom in each shape's group: the zoo's binary for the
+# shape, CUB, then each framework's scan beside scan_zoo's called from it (solid: scan_zoo).
+ZOO_BINARIES = ("single_pass_scan_tuned", "row_scan", "column_scan")
+FRAMEWORK_BARS = [("the zoo's binary (C++)", ZOO_BINARIES), ("CUB (one array)", ("cub_scan",)),
+                  ("scan_zoo from torch", ("scan_zoo_torch",)), ("torch.cumsum", ("torch_cumsum",)),
+                  ("scan_zoo from CuPy", ("scan_zoo_cupy",)), ("cupy.cumsum", ("cupy_cumsum",)),
+                  ("scan_zoo from JAX", ("scan_zoo_jax",)), ("jnp.cumsum (host-timed)", ("jax_cumsum",)),
+                  ("cuda.compute (one array)", ("cuda_compute_scan",))]
+
+
+def shape_of(mode, n, type_name):
+    """A row's shape in words, from its mode: inclusive (1-D), -length<L> or -columns<C>."""
+    if "-length" in mode:
+        extent = int(mode.rsplit("length", 1)[1])
+        return f"{n // extent} x {extent} {type_name}"
+    if "-columns" in mode:
+        extent = int(mode.rsplit("columns", 1)[1])
+        return f"{n // extent} x {extent} {type_name}, dim 0"
+    return f"2^{int(np.log2(n))} {type_name}" if is_power_of_two(n) else f"{n} {type_name}"
+
+
+def plot_frameworks(sweep_dir):
+    """frameworks.png in sweep_dir: % of a copy for every shape of its tables and every bar."""
+    groups, header = [], {}
+    for table in sorted(Path(sweep_dir).glob("*.txt")):
+        header, rows = load(table)
+        ok = passed(rows)
+        for (type_name, n), same in ok.groupby(["type", "n"], sort=False):
+            copy = same[same["variant"] == "memcpy_baseline"]["median_ms"]
+            if copy.empty:
+                continue
+            # The 1-D anchors (cub_scan, memcpy) of an axis sweep carry the plain mode: the shape
+            # is the axis rows' own.
+            mode = max(same["mode"], key=len)
+            medians = dict(zip(same["variant"], same["median_ms"]))
+            kind = 2 if "-columns" in mode else 1 if "-length" in mode else 0  # 1-D, rows, columns
+            groups.append(((kind, type_name, n), shape_of(mode, n, type_name), {
+                label: 100 * copy.iloc[0] / medians[variant]
+                for label, variants in FRAMEWORK_BARS for variant in variants if variant in medians}))
+    if not groups:
+        print(f"plots.py: {sweep_dir} holds no framework rows beside memcpy_baseline: no frameworks chart")
+        return
+    groups = [(shape, percent) for _, shape, percent in sorted(groups, key=lambda group: group[0])]
+    bars = [label for label, _ in FRAMEWORK_BARS]
+    height = 0.9 / len(bars)
+    fig, ax = plt.subplots(figsize=(14, 0.9 * len(groups) + 2))
+    for number, label in enumerate(bars):
+        y = [g + number * height for g in range(len(groups))]
+        values = [percent.get(label, np.nan) for _, percent in groups]
+        framework_own = label.startswith(("torch.", "cupy.", "jnp.", "cuda.compute"))
+        ax.barh(y, values, height=height, color=f"C{number}", label=label, hatch="//" if framework_own else None,
+                edgecolor="white" if framework_own else None)
+    ax.set_yticks([g + 0.45 - height / 2 for g in range(len(groups))])
+    ax.set_yticklabels([shape for shape, _ in groups], fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xscale("log")
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}%"))
+    ax.axvline(100, color="black", linewidth=1)
+    ax.set_xlabel("% of a copy of the same bytes (memcpy median / median; log scale)")
+    ax.grid(True, axis="x", which="major", alpha=0.3)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1))
+    fig.suptitle(title(header, "Prefix sums from Python against the zoo's: scan_zoo's (solid) and each "
+                               "framework's own (hatched)"), fontsize=11)
+    fig.tight_layout()
+    out = Path(sweep_dir) / "frameworks.png"
+    fig.savefig(out, dpi=120)
+    plt.close(fig)
+    print(f"plots.py: wrote {out}")
+
+
 def plot_from(path):
     """The charts of every table `path` names (make plots FROM=PATH), each beside its table."""
     for timing in timing_files(path):
@@ -538,9 +614,13 @@ def main():
     parser.add_argument("--hot", help="its hot sweep (default: timing_hot.txt beside it)")
     parser.add_argument("--out", help="where its charts go (default: its folder)")
     parser.add_argument("--axis", metavar="DIR", help="one sweep along an axis (scripts/axis_bench.sh's folder)")
+    parser.add_argument("--frameworks", metavar="DIR", help="one sweep of the framework rows (bench.sh's tables)")
     args = parser.parse_args()
     if args.axis:
         plot_axis(args.axis)
+        return
+    if args.frameworks:
+        plot_frameworks(args.frameworks)
         return
     if args.source:
         plot_from(args.source)
@@ -560,6 +640,8 @@ def main():
             plot_multi_gpu(timing)
         for axis_dir in sorted(Path(args.bench_dir).glob("*/axis")):
             plot_axis(axis_dir)
+        for sweep_dir in sorted(Path(args.bench_dir).glob("*/python/sweep_*")):
+            plot_frameworks(sweep_dir)
 
 
 if __name__ == "__main__":

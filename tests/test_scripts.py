@@ -486,6 +486,21 @@ def test_plots_from_a_folder_draw_beside_each_table(tmp_path):
         assert "small_n.png" in png_files(results / "t100")
 
 
+def test_plots_draw_the_framework_rows_of_a_sweep_folder(tmp_path):
+    """frameworks.png from bench.sh's tables of framework rows (the committed H200 sweep), and a
+    line, no chart, where a folder has none."""
+    sweep = tmp_path / "python" / "sweep"
+    shutil.copytree(ROOT / "bench" / "h200" / "python" / "sweep_a9794d4", sweep,
+                    ignore=shutil.ignore_patterns("*.png", "*.json"))
+    result = run([sys.executable, ROOT / "scripts" / "plots.py", "--frameworks", sweep])
+    assert result.returncode == 0, result.stderr
+    assert png_files(sweep) == {"frameworks.png"} and "wrote" in result.stdout
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    result = run([sys.executable, ROOT / "scripts" / "plots.py", "--frameworks", empty])
+    assert result.returncode == 0 and "no framework rows" in result.stdout and not png_files(empty)
+
+
 def test_tables_from_a_folder_go_to_stdout_not_the_readme(tmp_path):
     results_folder(tmp_path)
     readme = tmp_path / "README.md"
