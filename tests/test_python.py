@@ -517,6 +517,29 @@ def test_jax_linear_recurrence_and_segments(jax, seed):
     assert np.array_equal(np.asarray(got), expected.astype(np.int32))
 
 
+def test_jax_gradients_against_finite_differences(jax, seed):
+    from jax.test_util import check_grads
+    rng = np.random.default_rng(seed)
+    with jax.enable_x64(True):  # float64, for finite differences that can be checked
+        jnp = jax.numpy
+        x = jnp.asarray(rng.random((3, 17, 5)))
+        for exclusive in (False, True):
+            for reverse in (False, True):
+                check_grads(lambda t: scan_zoo.cumsum(t, 1, exclusive=exclusive, reverse=reverse), (x,), order=1,
+                            modes=("rev",))
+        a = jnp.asarray(0.5 + 0.5 * rng.random((3, 9, 4)))
+        b = jnp.asarray(rng.random((3, 9, 4)))
+        for dim, reverse in ((-1, False), (-1, True), (1, False), (0, True)):
+            check_grads(lambda p, q: scan_zoo.linear_recurrence(p, q, dim, reverse=reverse), (a, b), order=1,
+                        modes=("rev",))
+        # under jax.jit too, and through a bfloat16 input's float32 result
+        # (the gradient of the sum of all prefix sums is n - s at s, whatever x: exact in bfloat16 to 256)
+        values = jnp.asarray(rng.integers(-256, 257, size=256) / 256).astype(jnp.bfloat16)
+        grad = jax.jit(jax.grad(lambda t: scan_zoo.cumsum(t, 0, dtype=jnp.float32).sum()))(values)
+        assert grad.dtype == jnp.bfloat16 and np.array_equal(np.asarray(grad, dtype=np.float32),
+                                                             np.arange(256, 0, -1, dtype=np.float32))
+
+
 def test_jax_has_no_out(jax):
     jnp = jax.numpy
     with pytest.raises(TypeError, match="JAX arrays are immutable, so there is no out="):

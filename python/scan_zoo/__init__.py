@@ -34,8 +34,8 @@ Streams and memory: every call is enqueued on the current stream of the input's 
   to a contiguous one (one extra read and write); `out` must be contiguous (JAX: no out=).
 PyTorch: the functions are custom operators (torch.ops.scan_zoo.*), so torch.compile traces them
   and CUDA graphs capture them; cumsum, segmented_cumsum and linear_recurrence have gradients.
-JAX: each function is an XLA custom call (jax.ffi), eager or inside jax.jit; no gradients, no
-  vmap (_jax.py). It needs a build whose Python had jax (pip install --no-build-isolation . beside
+JAX: each function is an XLA custom call (jax.ffi), eager or inside jax.jit; cumsum and
+  linear_recurrence have gradients (jax.custom_vjp); no vmap (_jax.py). It needs a build whose Python had jax (pip install --no-build-isolation . beside
   jax, scikit-build-core and nanobind): elsewhere a JAX array raises ImportError saying so.
 Errors: TypeError (an array of another kind, a dtype without code), ValueError (a CPU array,
   mismatched shapes or devices), IndexError (dim out of range), RuntimeError (a CUDA error, e.g.
