@@ -8,8 +8,16 @@ from ._extension_loader import extension
 _WORKSPACES = _core.Workspaces(extension)
 
 
+_NAMES = {}  # a dtype in any spelling -> its name
+
+
 def dtype_name(dtype):
-    return cupy.dtype(dtype).name
+    """"float32" for numpy.float32, numpy.dtype("float32") or "float32": a dict lookup once seen,
+    since numpy's dtype.name takes microseconds, a large part of a small scan's host time."""
+    name = _NAMES.get(dtype)
+    if name is None:
+        name = _NAMES[dtype] = cupy.dtype(dtype).name
+    return name
 
 
 def check_cuda(x, function, what="x"):
@@ -43,8 +51,8 @@ def scan(x, op, dim, lines, out_dtype, exclusive, reverse, out=None):
     device = x.data.device_id
     if out is None:
         out = _on_device(device, x.shape, out_dtype)
-    _core.run_scan(extension, _WORKSPACES, op, x.dtype.name, out.dtype.name, lines, exclusive, reverse, x.data.ptr,
-                   out.data.ptr, device, cupy.cuda.get_current_stream(device).ptr, _allocate)
+    _core.run_scan(extension, _WORKSPACES, op, dtype_name(x.dtype), dtype_name(out.dtype), lines, exclusive, reverse,
+                   x.data.ptr, out.data.ptr, device, cupy.cuda.get_current_stream(device).ptr, _allocate)
     return out
 
 
@@ -52,7 +60,7 @@ def linear_recurrence(a, b, dim, lines, state, reverse):
     a, b = cupy.ascontiguousarray(a), cupy.ascontiguousarray(b)
     device = a.data.device_id
     h = _on_device(device, a.shape, state)
-    _core.run_recurrence(extension, _WORKSPACES, a.dtype.name, state, lines, reverse, a.data.ptr, b.data.ptr,
+    _core.run_recurrence(extension, _WORKSPACES, dtype_name(a.dtype), state, lines, reverse, a.data.ptr, b.data.ptr,
                          h.data.ptr, device, cupy.cuda.get_current_stream(device).ptr, _allocate)
     return h
 
@@ -62,7 +70,7 @@ def segmented_scan(x, offsets, out_dtype, exclusive, out=None):
     device = x.data.device_id
     if out is None:
         out = _on_device(device, x.shape, out_dtype)
-    _core.run_segmented(extension, _WORKSPACES, x.dtype.name, out.dtype.name, offsets.dtype.name, x.size,
-                        offsets.size - 1, exclusive, x.data.ptr, out.data.ptr, offsets.data.ptr, device,
+    _core.run_segmented(extension, _WORKSPACES, dtype_name(x.dtype), dtype_name(out.dtype), dtype_name(offsets.dtype),
+                        x.size, offsets.size - 1, exclusive, x.data.ptr, out.data.ptr, offsets.data.ptr, device,
                         cupy.cuda.get_current_stream(device).ptr, _allocate)
     return out
