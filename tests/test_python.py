@@ -521,17 +521,17 @@ def test_jax_gradients_against_finite_differences(jax, seed):
     from jax.test_util import check_grads
     rng = np.random.default_rng(seed)
     with jax.enable_x64(True):  # float64, for finite differences that can be checked
-        jnp = jax.numpy
+        jnp = jax.numpy  # check_grads' finite differences call f on numpy arrays: f moves them to the GPU
         x = jnp.asarray(rng.random((3, 17, 5)))
         for exclusive in (False, True):
             for reverse in (False, True):
-                check_grads(lambda t: scan_zoo.cumsum(t, 1, exclusive=exclusive, reverse=reverse), (x,), order=1,
-                            modes=("rev",))
+                check_grads(lambda t: scan_zoo.cumsum(jnp.asarray(t), 1, exclusive=exclusive, reverse=reverse), (x,),
+                            order=1, modes=("rev",))
         a = jnp.asarray(0.5 + 0.5 * rng.random((3, 9, 4)))
         b = jnp.asarray(rng.random((3, 9, 4)))
         for dim, reverse in ((-1, False), (-1, True), (1, False), (0, True)):
-            check_grads(lambda p, q: scan_zoo.linear_recurrence(p, q, dim, reverse=reverse), (a, b), order=1,
-                        modes=("rev",))
+            check_grads(lambda p, q: scan_zoo.linear_recurrence(jnp.asarray(p), jnp.asarray(q), dim, reverse=reverse),
+                        (a, b), order=1, modes=("rev",))
         # under jax.jit too, and through a bfloat16 input's float32 result
         # (the gradient of the sum of all prefix sums is n - s at s, whatever x: exact in bfloat16 to 256)
         values = jnp.asarray(rng.integers(-256, 257, size=256) / 256).astype(jnp.bfloat16)
