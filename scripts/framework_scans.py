@@ -37,8 +37,8 @@ rows were taken with torch 2.11 and CuPy 14.2, CuPy's accelerators at their defa
                 call after blocking on the previous work and blocking on the result
                 (block_until_ready), the way a JAX user times a call; that adds JAX's dispatch
                 and a host round trip (tens of microseconds) to every rep, which small N show.
-                Its cold-L2 flush is a jnp.sum over 128 MiB (JAX does not report the L2's
-                size; the largest of the measured GPUs is the H200's 60 MB).
+                Its cold-L2 flush is a jnp.sum over 512 MiB (eight times 64 MiB: JAX does not
+                report the L2's size; the largest of the measured GPUs is the H200's 60 MB).
   cuda_compute_scan
                 cuda.compute.make_inclusive_scan(d_in=x, d_out=y, op=OpKind.PLUS) on CuPy arrays
                 (package cuda-cccl; cuda/compute/algorithms/_scan.py): NVRTC compiles CUB's
@@ -66,15 +66,21 @@ Protocol (README, "How it measures"), as the binaries run it:
             and exit 1 on a mismatch. N = 0 is the empty scan, as for the binaries: nothing
             to call, a PASS row with 0 reps.
   timing    3 warm-up calls; each rep a CUDA event pair around the call; cold L2 unless --hot
-            (before each rep a sum over a buffer twice the L2 size: a reduction has to read
-            every byte); hot reps in groups of 10 behind one untimed call; adaptive reps
+            (before each rep a sum over a buffer eight times the L2 size: a reduction has to
+            read every byte); hot reps in groups of 10 behind one untimed call; adaptive reps
             (10 to 300, about 0.25 s) unless --reps; a batch whose median is over 1.5x its min
             measured again, at most twice more, the row reporting the last; median, min, max,
             p10, p90 (linear interpolation, as numpy.percentile and the harness);
             GB/s = N * (the input's and the result's bytes) / median. The event pair brackets
-            the call as a user makes it: where the framework's host work per call (Python,
-            dispatch, the temporary storage) outlasts the GPU work queued before it (the flush,
-            or the previous hot rep), that host time is in the figure, as it is in a user's loop.
+            the call as a user makes it, and the flush in front keeps the GPU busy while the
+            host does the call's work, as in a pipeline: the binaries' flush reads twice the L2
+            size, enough to hide their ~2 us launch, but a framework's host work a call
+            (Python, dispatch, the temporary storage: 5-30 us) sometimes outlasted that read
+            (~35 us on an H200), and the gap joined the figure (median +4-6% at 2^28 int32 on
+            one machine, streaks of reps 30 us slow; NOTES, "From Python: every framework").
+            Four times the read (~140 us) hides it, so cold rows time the GPU's work of the
+            call, as the binaries' rows do. Where host work outlasts the GPU's, --hot shows it:
+            back-to-back calls wait for the host.
   outcomes  a framework that is not importable, or sees no GPU: SKIPPED(no-torch),
             SKIPPED(no-cupy), SKIPPED(no-cuda.compute) or SKIPPED(no-gpu) rows with the reason
             on stderr, exit 0 (a sweep goes on), and so does a framework without bfloat16 asked
@@ -121,7 +127,9 @@ SEVERITY = {EXIT_PASS: 0, EXIT_FAIL: 2, EXIT_CUDA_OR_MEMORY: 3}
 # reps per host synchronization, and when a batch of reps is noisy and measured again.
 MIN_REPS, MAX_REPS, AUTO_BUDGET_S, HOT_GROUP = 10, 300, 0.25, 10
 NOISY_MEDIAN_OVER_MIN, NOISY_REMEASURES = 1.5, 2
-MIN_FLUSH_BYTES = 32 << 20
+# The cold flush: a read of FLUSH_L2_MULTIPLE x the L2 size (at least MIN_FLUSH_BYTES), four
+# times the binaries' read, long enough to hide a framework's host work a call (the docstring).
+FLUSH_L2_MULTIPLE, MIN_FLUSH_BYTES = 8, 128 << 20
 POISON_BYTE = 0xA5
 
 
@@ -688,7 +696,7 @@ def run_framework(name, options):
                 emit(format_row(name, type_name, n, why.status, axis=options.axis))
         return EXIT_PASS
     print(f"{name}: {framework.description}", file=sys.stderr)
-    flush_bytes = max(2 * framework.l2_bytes(), MIN_FLUSH_BYTES)
+    flush_bytes = max(FLUSH_L2_MULTIPLE * framework.l2_bytes(), MIN_FLUSH_BYTES)
     buffer, sink = framework.flush_buffer(flush_bytes)  # taken first: the memory checks see it
     code = EXIT_PASS
     for type_name in options.types:
