@@ -490,7 +490,7 @@ def test_plots_draw_the_framework_rows_of_a_sweep_folder(tmp_path):
     """frameworks.png from bench.sh's tables of framework rows (the committed H200 sweep), and a
     line, no chart, where a folder has none."""
     sweep = tmp_path / "python" / "sweep"
-    shutil.copytree(ROOT / "bench" / "h200" / "python" / "sweep_a9794d4", sweep,
+    shutil.copytree(ROOT / "bench" / "h200" / "python" / "sweep_7d479ce", sweep,
                     ignore=shutil.ignore_patterns("*.png", "*.json"))
     result = run([sys.executable, ROOT / "scripts" / "plots.py", "--frameworks", sweep])
     assert result.returncode == 0, result.stderr
