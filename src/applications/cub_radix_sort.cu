@@ -18,7 +18,7 @@
 // --inclusive only (the rows are labelled "sort ascending"). The workspace holds CUB's second
 // key buffer (and value buffer): the input is left unchanged.
 //
-// In the charts (bench/applications.png): the dashed reference of the sort panel.
+// In the charts (bench/<gpu>/applications.png): the dashed reference of the sort panel.
 //
 // Run: make bin/cub_radix_sort && ./bin/cub_radix_sort 2^28
 #include <cub/device/device_radix_sort.cuh>

@@ -15,7 +15,7 @@
 // cuda::maximum, cuda::minimum); exclusive scans start every segment with the identity.
 // N < 2^31 uses CUB's 32-bit offsets.
 //
-// In the charts (bench/applications.png): the dashed reference of the segmented scan panel.
+// In the charts (bench/<gpu>/applications.png): the dashed reference of the segmented scan panel.
 //
 // Run: make bin/cub_segmented_scan && ./bin/cub_segmented_scan 2^28
 #include <cub/device/device_scan.cuh>

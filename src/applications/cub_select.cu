@@ -14,7 +14,7 @@
 // Constraints: int32 and float32; predicate x > 0 (zoo::KeepPositive); 64-bit N. --op sum
 // --inclusive only (the rows are labelled "select x>0").
 //
-// In the charts (bench/applications.png): the dashed reference of the compaction panel.
+// In the charts (bench/<gpu>/applications.png): the dashed reference of the compaction panel.
 //
 // Run: make bin/cub_select && ./bin/cub_select 2^28
 #include <cub/device/device_select.cuh>

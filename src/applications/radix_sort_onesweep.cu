@@ -104,7 +104,7 @@
 // dynamic (past the 48 KB a block may declare statically). The histogram: 128 KB of dynamic
 // shared memory, one block per SM.
 //
-// In the charts (bench/applications.png): against cub_radix_sort (cub::DeviceRadixSort::SortKeys,
+// In the charts (bench/<gpu>/applications.png): against cub_radix_sort (cub::DeviceRadixSort::SortKeys,
 // also onesweep) and radix_sort_three_kernels. Measured (bench/NOTES.md, "Onesweep, 64-bit keys
 // and larger tiles"; bench/<gpu>/onesweep/), int32 keys: faster than CUB at every power of two
 // from 2^10 to 2^30 on both GPUs (H100 0.60-0.90x, H200 0.59-0.78x); int64 keys 0.61-0.96x

@@ -36,7 +36,7 @@
 // offsets, scanned as int32: the sums wrap exactly like uint32); --op sum --inclusive only (the
 // rows are labelled "sort ascending").
 //
-// In the charts (bench/applications.png): against cub_radix_sort (cub::DeviceRadixSort::SortKeys,
+// In the charts (bench/<gpu>/applications.png): against cub_radix_sort (cub::DeviceRadixSort::SortKeys,
 // onesweep): slower, more so at large N (the figures: bench/NOTES.md, "The applications").
 // Nsight Compute says why: the scatter is bound by the shared-memory/warp-op pipe (ranking
 // with __match_any_sync, the shared-memory scatter), not by DRAM (31%), and each pass reads the

@@ -26,7 +26,7 @@
 // with the identity as initial value). Tile = 256 threads x 16 items. Input generated: values in
 // [-8, 8], segment lengths geometric with mean --segment-length (default 1024).
 //
-// In the charts (bench/applications.png): against cub_segmented_scan (CUB's scan-by-key, two
+// In the charts (bench/<gpu>/applications.png): against cub_segmented_scan (CUB's scan-by-key, two
 // launches, a tile state of (key, value) pairs): faster at every size of the H100 sweep, one
 // launch instead of two at small N, near memcpy's bandwidth for its 9 bytes per element at large
 // N (the figures: bench/NOTES.md, "The applications"). Compare with single_pass_scan_tuned: the labels add 25% to an int32 scan's bytes.

@@ -22,7 +22,7 @@
 // N = 2^32, 64-bit in a two-field descriptor (acquire/release) above. --op sum --inclusive only
 // (the rows are labelled "select x>0"). Tile = 256 threads x 16 items.
 //
-// In the charts (bench/applications.png): against cub_select (cub::DeviceSelect::If, also a
+// In the charts (bench/<gpu>/applications.png): against cub_select (cub::DeviceSelect::If, also a
 // single-pass look-back, two launches): faster at every size of the H100 sweep, one launch
 // fewer at small N (the figures: bench/NOTES.md, "The applications").
 //
