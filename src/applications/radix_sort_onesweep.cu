@@ -46,8 +46,8 @@
 // Small N, at most one tile (onesweep_one_block_kernel): one block runs steps 1-3 once a digit on
 // the keys in registers and shared memory and writes them out once: 1 launch, no histogram, no
 // descriptors. One tile (4096 keys) has no work across tiles at all, and one launch replaces
-// five: on the H100 it sorts 2^10 keys in 10.4 us and 2^12 in 11.1 (CUB's one-block sort: 11.6
-// and 12.7), where five launches take 29.3 us at 2^13 (CUB's multi-kernel path: 46.4). Two tiles
+// five: on the H100 it beats CUB's one-block sort at 2^10 and 2^12, and five launches take more
+// than twice as long at 2^13 (bench/NOTES.md, "Onesweep, the ranking rewritten"). Two tiles
 // in one block would take about twice the one-tile time, as long as the five launches, so the
 // path stops at one tile, which is also where the harness's --inject-hang expects the protocol
 // across tiles (a size above kTileItems).
@@ -106,13 +106,12 @@
 //
 // In the charts (bench/<gpu>/applications.png): against cub_radix_sort (cub::DeviceRadixSort::SortKeys,
 // also onesweep) and radix_sort_three_kernels. Measured (bench/NOTES.md, "Onesweep, 64-bit keys
-// and larger tiles"; bench/<gpu>/onesweep/), int32 keys: faster than CUB at every power of two
-// from 2^10 to 2^30 on both GPUs (H100 0.60-0.90x, H200 0.59-0.78x); int64 keys 0.61-0.96x
-// (H100) and 0.59-0.79x (H200) from 2^13 to 2^29, 1.12x at 2^10 (8 passes in one block). A pass
-// issues as many instructions as CUB's (Nsight Compute at 2^24, with 24-key tiles: 41.5 M
-// against 41.2 M); larger tiles then won by spreading each tile's descriptors and look-back over
-// more keys. Key-value pairs: faster up to 2^20, 1.02-1.13x CUB from 2^24 on the H100 (a pass
-// moves 16 bytes a key; the values keep 32-key tiles). What to look for: a pass against a copy
+// and larger tiles"; the tables in bench/<gpu>/onesweep/), int32 keys: faster than CUB at every
+// power of two from 2^10 to 2^30 on both GPUs; int64 keys faster from 2^13 to 2^29 and slower at
+// 2^10 (8 passes in one block). A pass issues as many instructions as CUB's (Nsight Compute at
+// 2^24, with 24-key tiles); larger tiles then won by spreading each tile's descriptors and
+// look-back over more keys. Key-value pairs: faster up to 2^20, slower than CUB from 2^24 on the
+// H100 (a pass moves 16 bytes a key; the values keep 32-key tiles). What to look for: a pass against a copy
 // of the keys (memcpy of 2 x the key's bytes), its bound; the ranking's instructions (8 votes,
 // 8 inversions and 4 three-input ANDs a key); the look-back's reads (3 descriptors a step); the
 // histogram against one read of the keys (at 92% of DRAM bandwidth); skewed keys (all of one

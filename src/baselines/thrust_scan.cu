@@ -19,14 +19,12 @@
 //   harness's rule is allocation outside timing. So the call passes an allocator that keeps its
 //   largest block (KeptBlockAllocator below): the first, untimed verified run of a size
 //   allocates it, every later call reuses it. A user who scans in a loop should do the same (or
-//   call cub::DeviceScan, which makes the caller own the storage). What the defaults cost, timed
-//   by this harness with one-off copies of this file (H100, cold L2, int32 sum, medians): par
-//   with its default allocator 15.2 / 87.9 / 985 us at N = 2^10 / 2^20 / 2^28, against
-//   7.4 / 11.6 / 870 us here; par_nosync with its default (a stream-ordered pool) 0.3 to 0.7 us
-//   more than here up to 2^24, nothing measurable at 2^28.
+//   call cub::DeviceScan, which makes the caller own the storage). What the defaults cost (par's
+//   allocator several times this row's time at small N, par_nosync's pool a fraction of a
+//   microsecond): bench/NOTES.md, "The scans users call: Thrust, PyTorch, CuPy".
 // - Synchronization. thrust::cuda::par waits for the stream before returning, so the stop event
-//   would be recorded only after the host woke up, and the wake-up timed (about 5 us a call on
-//   that H100, with the kept block). par_nosync returns at once, as a kernel launch does; both
+//   would be recorded only after the host woke up, and the wake-up timed (microseconds a call;
+//   the same section). par_nosync returns at once, as a kernel launch does; both
 //   run on the harness's stream (.on(stream)).
 // - Operators: sum is Thrust's default (thrust::plus, the call a user writes with no operator),
 //   max and min are thrust::maximum / thrust::minimum (aliases of cuda::maximum / minimum): the
@@ -41,8 +39,8 @@
 // In the charts: beside cub_scan. The kernels are CUB's, so a gap between the two rows is what
 // Thrust adds per call (its size query and dispatch on the host, which the GPU sees only where
 // they outlast the queue in front of them) or a different CUB tuning picked by its offset type.
-// In one sweep on the H100 above the two rows were within 0.3 us of each other from 2^10 to 2^24
-// and within 0.1% at 2^28.
+// In the committed sweeps (bench/<gpu>/timing.txt) the two rows are within a microsecond of each
+// other at every N.
 //
 // Run: make bin/thrust_scan && ./bin/thrust_scan 2^28
 #include <thrust/execution_policy.h>

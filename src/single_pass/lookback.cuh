@@ -11,10 +11,11 @@
 //                      until an INCLUSIVE one ends the walk.
 //   WarpLookback       (the library's) the same walk by a warp, 32 descriptors per step.
 //
-// Measured on the H100 (bench/NOTES.md, warp window, 2^28): without back-off a look-back
-// averaged 5.2 polls that found an INVALID predecessor and took 4.9 us, and the scan 1.15 ms;
-// with a 1.2 us first sleep, 0.9 such polls, 3.7 us and 0.94 ms. The look-backs default to
-// LookbackBackoff; the chains to none (their wait is the critical path itself).
+// Measured on the H100 (bench/NOTES.md, "The single-pass family": the warp window at 2^28): a
+// sleep before the first poll cut the polls that find an INVALID predecessor from several per
+// look-back to about one, shortened the look-back, and made the whole scan faster, since every
+// poll takes bandwidth from the other blocks. The look-backs default to LookbackBackoff; the
+// chains to none (their wait is the critical path itself).
 //
 // Progress: a tile only ever waits on tiles with a smaller index. Whether those are running is
 // the business of the tile order (single_pass.cuh): with tickets they have already started.

@@ -51,8 +51,8 @@ enum class TileOrder { BlockIndex, Ticket };
 
 // The tile of every decoupled look-back variant, so that they differ only in the look-back and
 // the descriptor: 128 threads x 24 items (3072), the shape CUB tunes for 4-byte scans on sm_90.
-// 72 registers, 7 blocks per SM. On the H100 it beat 256 x 16 by 4.5% at 2^28 with the same
-// back-off (0.834 against 0.874 ms, warp window; bench/NOTES.md).
+// 72 registers, 7 blocks per SM. On the H100 it beat 256 x 16 at 2^28 with the same back-off
+// (the warp window; bench/NOTES.md, "The single-pass family").
 using LookbackTile = CoarsenedTile<128, 24, WarpBlockScan<128, ShuffleWarpScan>>;
 
 template <class Tile, template <class> class State, template <class> class CarrySource, TileOrder Order,

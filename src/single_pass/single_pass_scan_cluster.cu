@@ -46,15 +46,15 @@
 // store and arrive. Barriers: 2 per block and 2 cluster barriers. Launches: 1. Global traffic:
 // 2 accesses per element, nothing else: the bound is memcpy, and at these sizes the launch.
 //
-// What it measured (H100 and H200; bench/NOTES.md, "Small N: one cluster"): 0.59-0.75x CUB's
-// time, but 0.16-0.48 us slower than single_pass_scan_tuned's look-back at every N it takes.
-// A cluster launch costs 0 to 0.16 us more than a plain one, the exit barrier 0.13-0.45 us, and
-// 16 blocks are too few SMs to stream 2^16 elements at full speed. Without the exit barrier it
-// ties the look-back or beats it by up to 0.13 us: the SM-to-SM hand-off is not what limits it.
+// What it measured (H100 and H200; bench/NOTES.md, "Small N: one cluster", has the figures):
+// faster than CUB, but slower than single_pass_scan_tuned's look-back at every N it takes. The
+// cluster launch and the exit barrier each cost a fraction of a microsecond, and 16 blocks are
+// too few SMs to stream 2^16 elements at full speed. Without the exit barrier it ties the
+// look-back or beats it slightly: the SM-to-SM hand-off is not what limits it.
 //
 // Constraints: N <= 16 x 4096 = 2^16 (a larger N is refused, exit 3); every type, operator and
 // mode (no descriptor packs the values); sm_90. Tile = 256 threads x 16 items (4096): of the
-// shapes measured, the fastest at 2^16 and within 0.4 us of the fastest below.
+// shapes measured, the fastest at 2^16 and close to the fastest below (the same section).
 // Pieces: zoo::RegisterTile, zoo::launch_as_one_cluster.
 //
 // In the charts: at 2^10..2^16 only, beside single_pass_scan_tuned.

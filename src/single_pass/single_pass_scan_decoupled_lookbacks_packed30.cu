@@ -21,13 +21,12 @@
 // operator and mode. Tile = 128 threads x 24 items (zoo::LookbackTile).
 // Pieces: zoo::SinglePassVariant, zoo::WarpLookback, zoo::PackedTileState30, zoo::CoarsenedTile.
 //
-// In the charts: ahead of the 64-bit packed variant at large N (4% less time at 2^28 on both the
-// H100 and the H200), though the bytes saved are nothing (0.1% of the traffic): what counts is how
-// the words are published. Its dense words put 8 neighbours' publishes and polls on one sector;
-// while descriptors were published by store, that made it one of the slowest look-backs (1.05 ms
-// against the warp window's 0.80 at 2^28 on the H100); published by atomic exchange, as
-// now, it gained 46-50% there and overtook the warp window (bench/NOTES.md, "Publishing by
-// exchange").
+// In the charts: ahead of the 64-bit packed variant at large N in the committed sweeps, though
+// the bytes saved are nothing (0.1% of the traffic): what counts is how the words are published.
+// Its dense words put 8 neighbours' publishes and polls on one sector; while descriptors were
+// published by store, that made it one of the slowest look-backs; published by atomic exchange,
+// as now, it overtook the warp window (bench/NOTES.md, "Publishing by exchange": the before and
+// after on both GPUs).
 //
 // Run: make bin/single_pass_scan_decoupled_lookbacks_packed30 && ./bin/single_pass_scan_decoupled_lookbacks_packed30 2^28
 #include "../harness/harness.cuh"

@@ -25,10 +25,10 @@
 // items (zoo::LookbackTile).
 // Pieces: zoo::SinglePassVariant, zoo::WarpLookback, zoo::PackedTileState64, zoo::CoarsenedTile.
 //
-// Against CUB: in the committed sweeps (bench/<gpu>/timing.txt, taken at 0e91d48) ahead of it
-// up to 2^18 (one launch fewer) and from 2^24 on, behind it from 2^19 to 2^23, where the
-// look-back's sleeps are a larger share of a short run (bench/NOTES.md, "The single-pass
-// family"). Compare with the serial look-back to see what the window buys, and with
+// In the charts, against CUB (the committed sweeps, bench/<gpu>/timing.txt, at 0e91d48): on the
+// H100 ahead of it up to 2^18 (one launch fewer), on the H200 level with it there; on both behind
+// it from 2^19 to 2^23, where the look-back's sleeps are a larger share of a short run, and ahead
+// from 2^24 on (bench/NOTES.md, "The single-pass family"). Compare with the serial look-back to see what the window buys, and with
 // single_pass_scan_tuned to see what tuning the rest buys.
 //
 // Run: make bin/single_pass_scan_decoupled_lookbacks_warp_window && ./bin/single_pass_scan_decoupled_lookbacks_warp_window 2^28

@@ -81,9 +81,8 @@ struct EachColumn {
 
 // Pairs of 4-byte elements take tiles of 128 x 16 in the row kernel, the table's best for them in
 // the row-items probe on both GPUs, not the 256 x 12 of the other 8-byte values (chosen for the
-// linear recurrence's maps, whose operator costs more): on the H200 at 2^25 rows of 2, 151.7 us
-// against 158.5; 256 x 16 at the row kernel's three blocks an SM spilled under Min and Max
-// (bench/NOTES.md, "Two columns as pairs of the row kernel").
+// linear recurrence's maps, whose operator costs more); 256 x 16 at the row kernel's three blocks
+// an SM spilled under Min and Max (bench/NOTES.md, "Two columns as pairs of the row kernel").
 template <class T>
 struct RowsTile<ColumnRow<T, 2>> {
   static constexpr int kThreads = sizeof(ColumnRow<T, 2>) == 8 ? 128 : RowsTile<std::uint32_t>::kThreads;

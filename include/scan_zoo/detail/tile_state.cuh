@@ -42,9 +42,9 @@
 //                          word as its flag and the reader needs nothing else the writer wrote:
 //                          coherence of that one word means every read sees a whole store, and
 //                          a tile's output depends only on its input and the words it read. The
-//                          default of the packed descriptors (CUB's too). Acquire/release would
-//                          cost 13% at 2^28 on the H100 (0.86 -> 0.98 ms, the warp-window
-//                          look-back; bench/NOTES.md).
+//                          default of the packed descriptors (CUB's too). Acquire polls were
+//                          slower at 2^28 on the H100 (the warp-window look-back;
+//                          bench/NOTES.md, "The single-pass family").
 //   AcquireRelease         release stores, acquire loads on every poll. Needed when the value
 //                          lives in another word (TwoFieldTileState).
 // (Relaxed polls followed by one acquire fence were measured too, slower than acquire polls:
