@@ -1,4 +1,4 @@
-# scan-zoo build. One binary per src/<family>/*.cu (discovered by glob); see README.md, "Layout".
+# scan-zoo build. One binary per src/<family>/*.cu (discovered by glob); see docs/layout.md.
 #   make                 build every variant into bin/
 #   make test            install Python requirements if missing, build, run the pytest suite
 #                        (TESTS="tests/test_gpu.py -k in_place" runs a part of it)
@@ -10,7 +10,7 @@
 #   make bench           sweep every binary (bench.sh) into results/<gpu>/timing.txt (<gpu>: h100, ...;
 #                        results/ is git-ignored: the committed bench/<gpu>/ is written only by
 #                        ./bench.sh --out bench/<gpu>/timing.txt)
-#   make plots           README results tables + each GPU's charts (bench/<gpu>/*.png) from its timing*.txt
+#   make plots           the documents' results tables + each GPU's charts (bench/<gpu>/*.png) from its timing*.txt
 #   make plots FROM=results/h100   that table's (or folder's) charts beside it, its tables on stdout
 #   make sass V=name     disassemble bin/name (SASS), e.g. to check 16-byte loads or spills
 #   make sanitize        compute-sanitizer memcheck/racecheck/synccheck/initcheck at small sizes
@@ -287,7 +287,7 @@ build/tune/row_items: tune/row_items.cu tune/probe.cuh $(DEPENDS) | build/tune
 row-items: build/tune/row_items
 
 # The determinism probe: float sums repeated bit for bit, with and without the library's
-# deterministic mode, and both timed beside memcpy (README, "Determinism"). Not part of `make`.
+# deterministic mode, and both timed beside memcpy (docs/library.md, "Determinism"). Not part of `make`.
 build/tune/determinism: tune/determinism.cu tune/probe.cuh $(DEPENDS) | build/tune
 	$(NVCC) $(NVCCFLAGS) $(SPILL_CHECK) -Isrc -Iinclude -Itune -o $@ $< $(LDFLAGS)
 
@@ -372,15 +372,16 @@ python-package: python-deps
 bench: all python-deps python-package
 	./bench.sh
 
-# Without FROM: the committed reference, bench/: every GPU's charts and the README's tables. With
-# FROM (a timing table, a folder holding one, or a folder of such folders, e.g. results/h100 or
-# results): the charts beside each table, the tables on stdout; the README is left alone.
+# Without FROM: the committed reference, bench/: every GPU's charts and the documents' tables
+# (README.md's fastest scan, docs/results.md's, docs/variants.md's applications). With FROM (a
+# timing table, a folder holding one, or a folder of such folders, e.g. results/h100 or results):
+# the charts beside each table, the tables on stdout; the documents are left alone.
 plots: python-deps
 ifdef FROM
 	$(PYTHON) scripts/results_table.py --from "$(FROM)"
 	$(PYTHON) scripts/plots.py --from "$(FROM)"
 else
-	$(PYTHON) scripts/results_table.py --bench-dir bench --readme README.md
+	$(PYTHON) scripts/results_table.py --bench-dir bench --readme README.md --readme docs/results.md --readme docs/variants.md
 	$(PYTHON) scripts/plots.py --bench-dir bench
 endif
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench.sh -- run every binary in bin/ over a list of sizes and collect the rows in a timing
-# table (format: README "Benchmarking: bench.sh and timing.txt"), by default
+# table (format: docs/bench.md), by default
 # results/<gpu>/timing.txt, with timing.json (the same data as JSON) beside it.
 #
 #   ./bench.sh                         every variant, default sizes, int32 inclusive sum, cold L2

@@ -55,7 +55,7 @@ rows were taken with torch 2.11 and CuPy 14.2, CuPy's accelerators at their defa
                 package's Python work per call. Without the package: SKIPPED(no-scan_zoo) rows.
 The versions and, for CuPy, the accelerators in use are printed on stderr.
 
-Protocol (README, "How it measures"), as the binaries run it:
+Protocol (docs/protocol.md, "How it measures"), as the binaries run it:
   input     zoo::input_value(seed, i) (src/harness/reference.hpp) reproduced in numpy: integers in
             [-8, 8] from SplitMix64, with the binaries' combination seed
             (harness.cuh: combination_seed, and mix64(round) of the first verified round), so

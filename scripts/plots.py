@@ -335,7 +335,7 @@ def plot_cache_regimes(header, rows, hot_rows, out, fastest_variant, hot_commit)
     ax.set_ylabel("GB/s (2 · N · element size / median time)")
     ax.set_ylim(bottom=0)
     # The hot sweep's commit on a line of its own: on the GPU's line it ran past the chart's edge.
-    ax.set_title(title(header, "Cold vs hot L2 (hot: reps back to back, no flush; see README, How it measures)",
+    ax.set_title(title(header, "Cold vs hot L2 (hot: reps back to back, no flush; see docs/protocol.md)",
                        l2="cold and hot") + f"\nthe hot sweep: commit {hot_commit}", fontsize=11)
     ax.legend(loc="upper left", fontsize=8)
     fig.tight_layout()

@@ -1,7 +1,8 @@
-"""Regenerates the README's results tables from every GPU's sweep, bench/<gpu>/timing.txt (one
+"""Regenerates the documents' results tables from every GPU's sweep, bench/<gpu>/timing.txt (one
 column group or block per GPU, GPUs ordered by slug: scripts/gpu_slug.py). Each table sits
 between its markers, `<!-- NAME:begin ... -->` and `<!-- NAME:end -->` (the begin marker's text
-is kept), and opens with a line naming each GPU's device, sweep, commit, date and file.
+is kept), in whichever of the documents holds them (README.md, docs/results.md,
+docs/variants.md), and opens with a line naming each GPU's device, sweep, commit, date and file.
 
   results-table       every scan variant at the sweep's type/op/mode; per GPU: median time at
                       N = 2^20 and 2^28, % of memcpy bandwidth at 2^28 and CUB's time divided by
@@ -9,18 +10,25 @@ is kept), and opens with a line naming each GPU's device, sweep, commit, date an
                       first GPU's time at 2^28.
   fastest-table       per GPU, the tuned scan (single_pass_scan_tuned) against CUB and memcpy at
                       every power of two 2^10..2^30 of the sweep. Optional: written only where
-                      the README has its markers.
+                      a document has its markers. Where the begin marker says "compact" (the
+                      README's front door), one table for every GPU at every second power of
+                      two: the tuned scan's time, its share of memcpy's bandwidth, CUB's time
+                      over it.
   applications-table  per GPU, each scan application against CUB's at 2^20 and 2^28. Needed
                       only when a sweep has application rows.
+
+results-table is required in one of the documents, the others where a document has their
+markers.
 
 A time marked `~` is noisy: its median is more than 1.5x its minimum (the harness re-measures
 such a row up to twice and reports the last batch); a footnote under the table says so.
 
 Usage:
-    python3 scripts/results_table.py [--bench-dir bench | --timing FILE [FILE ...]] [--readme README.md]
-        the README's tables, from the committed reference (make plots)
+    python3 scripts/results_table.py [--bench-dir bench | --timing FILE [FILE ...]] [--readme DOC ...]
+        the documents' tables, from the committed reference (make plots; --readme, repeated:
+        each document to fill, default README.md)
     python3 scripts/results_table.py --from PATH
-        the same tables on stdout, the README untouched (make plots FROM=PATH); PATH is a timing
+        the same tables on stdout, no document touched (make plots FROM=PATH); PATH is a timing
         table, a folder holding timing.txt (results/h100) or a folder of such folders (results);
         sweeps of the scans across GPUs are left out (they have a chart of their own)
 """
@@ -39,6 +47,7 @@ from timing_table import application_groups, load, per_gpu_files, scan_rows  # n
 SMALL, LARGE = 2**20, 2**28
 TUNED = "single_pass_scan_tuned"
 FASTEST_SIZES = [2**k for k in range(10, 31)]
+COMPACT_SIZES = FASTEST_SIZES[::2]  # 2^10, 2^12, ..., 2^30
 # The harness re-measures a row whose median is more than NOISY_RATIO times its minimum (up to
 # twice, reporting the last batch): a row still above it is noisy, and its times are marked.
 NOISY_RATIO = 1.5
@@ -173,6 +182,31 @@ def make_table(sweeps):
     return with_noise_note(lines)
 
 
+def make_compact_fastest_table(sweeps):
+    """One table for every GPU: the tuned scan at every second power of two, its % of memcpy and
+    CUB's time over its own (the front door's)."""
+    measured = [s for s in sweeps if any(passed(r) for r in scan_rows(s.rows).itertuples() if r.variant == TUNED)]
+    if not measured:
+        return f"No `{TUNED}` rows in the sweeps."
+    by = {s.slug: by_variant_and_n(scan_rows(s.rows)) for s in measured}
+    lines = [f"`{TUNED}`: its time, its bandwidth as a share of memcpy's, and CUB's time over its own "
+             "(above 1: faster than CUB). " + "; ".join(f"{s.label}: {s.describe(scan_rows(s.rows))}" for s in measured)
+             + ".", "",
+             "| N | " + " | ".join(f"{s.label} µs | {s.label} % of memcpy | {s.label} CUB / tuned" for s in measured) + " |",
+             "|---|" + "---:|---:|---:|" * len(measured)]
+    for n in COMPACT_SIZES:
+        if not any((TUNED, n) in by[s.slug] for s in measured):
+            continue
+        cells = [f"2^{n.bit_length() - 1}"]
+        for s in measured:
+            tuned, memcpy, cub = (by[s.slug].get((v, n)) for v in (TUNED, "memcpy_baseline", "cub_scan"))
+            cells += [time_cell(tuned, scale=1e3, digits=1),
+                      compared(tuned, memcpy, lambda t, m: f"{100 * m.median_ms / t.median_ms:.0f}%"),
+                      compared(tuned, cub, lambda t, c: f"{c.median_ms / t.median_ms:.2f}x")]
+        lines.append("| " + " | ".join(cells) + " |")
+    return with_noise_note(lines)
+
+
 def make_fastest_table(sweeps):
     """Per GPU, the tuned scan against CUB and memcpy at every power of two of the sweep."""
     blocks = [f"`{TUNED}` against CUB and memcpy at every power of two, per GPU; times in µs; % of memcpy: "
@@ -231,26 +265,41 @@ def make_applications_table(sweeps):
     return "\n\n".join(blocks) if blocks else None
 
 
-def replace_between(text, name, table, readme, required=True):
-    """The text with `table` between the NAME markers; without them, an error, or the text as it
-    was when the table is optional."""
+def markers(text, name):
+    """The NAME begin marker's match and whether its end marker follows; (None, False) without."""
     begin = re.search(rf"<!-- {name}:begin\b.*?-->", text)
-    end = f"<!-- {name}:end -->"
-    if begin is None or end not in text[begin.end():]:
-        if not required:
-            return text
-        raise SystemExit(f"{readme}: markers <!-- {name}:begin ... --> ... {end} not found")
-    after = text[begin.end():].split(end, 1)[1]
-    return f"{text[:begin.end()]}\n{table}\n{end}{after}"
+    return begin, begin is not None and f"<!-- {name}:end -->" in text[begin.end():]
 
 
-def update_readme(readme, sweeps):
-    text = replace_between(Path(readme).read_text(), "results-table", make_table(sweeps), readme)
-    text = replace_between(text, "fastest-table", make_fastest_table(sweeps), readme, required=False)
-    applications = make_applications_table(sweeps)
-    if applications is not None:
-        text = replace_between(text, "applications-table", applications, readme)
-    Path(readme).write_text(text)
+def replace_between(text, name, table):
+    """The text with `table` between the NAME markers (the caller made sure they are there)."""
+    begin, _ = markers(text, name)
+    after = text[begin.end():].split(f"<!-- {name}:end -->", 1)[1]
+    return f"{text[:begin.end()]}\n{table}\n<!-- {name}:end -->{after}"
+
+
+def update_documents(documents, sweeps):
+    """Every table into each document that has its markers; results-table must be in one of them,
+    and applications-table too when a sweep has application rows."""
+    tables = {"results-table": make_table(sweeps), "applications-table": make_applications_table(sweeps)}
+    found = set()
+    for document in documents:
+        text = Path(document).read_text()
+        for name in ("results-table", "fastest-table", "applications-table"):
+            begin, whole = markers(text, name)
+            if not whole or (name == "applications-table" and tables[name] is None):
+                continue
+            found.add(name)
+            if name == "fastest-table":
+                table = make_compact_fastest_table(sweeps) if "compact" in begin.group(0) else make_fastest_table(sweeps)
+            else:
+                table = tables[name]
+            text = replace_between(text, name, table)
+        Path(document).write_text(text)
+    for name in ("results-table", "applications-table"):
+        if name not in found and tables[name] is not None:
+            raise SystemExit(f"{', '.join(map(str, documents))}: markers <!-- {name}:begin ... --> ... "
+                             f"<!-- {name}:end --> not found")
 
 
 def print_tables(path):
@@ -259,7 +308,7 @@ def print_tables(path):
     if not sweeps:
         print(f"results_table.py: {path} holds only sweeps of the scans across GPUs: no tables (see their charts)")
         return
-    print(f"Tables of {', '.join(f'`{shown(s.path)}`' for s in sweeps)} (the README's, not written to it)")
+    print(f"Tables of {', '.join(f'`{shown(s.path)}`' for s in sweeps)} (the documents', not written to them)")
     tables = [("results-table", make_table(sweeps)), ("fastest-table", make_fastest_table(sweeps)),
               ("applications-table", make_applications_table(sweeps))]
     for name, table in tables:
@@ -271,9 +320,10 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bench-dir", default="bench", help="every <bench-dir>/<gpu>/timing.txt (the default)")
     parser.add_argument("--timing", nargs="+", help="these sweeps instead, one per GPU")
-    parser.add_argument("--readme", default="README.md")
+    parser.add_argument("--readme", action="append", metavar="DOC",
+                        help="a document to fill, repeated for several (default: README.md)")
     parser.add_argument("--from", dest="source", metavar="PATH",
-                        help="print the tables of this table or folder instead; the README is not touched")
+                        help="print the tables of this table or folder instead; no document is touched")
     args = parser.parse_args()
     if args.source:
         print_tables(args.source)
@@ -281,8 +331,9 @@ def main():
     paths = args.timing or per_gpu_files(args.bench_dir, "timing.txt")
     if not paths:
         raise SystemExit(f"results_table.py: no {args.bench_dir}/*/timing.txt (run ./bench.sh)")
-    update_readme(args.readme, load_sweeps(paths))
-    print(f"{args.readme}: results tables regenerated from {', '.join(shown(p) for p in paths)}")
+    documents = args.readme or ["README.md"]
+    update_documents(documents, load_sweeps(paths))
+    print(f"{', '.join(documents)}: results tables regenerated from {', '.join(shown(p) for p in paths)}")
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@
 // communicator from ncclCommInitRank) or all of them (one process for every GPU, communicators from
 // ncclCommInitAll). Every rank of the communicator must make the call: it is a collective.
 //
-// The algorithm (README, "A scan across GPUs"). With contiguous shards whose totals nobody knows
+// The algorithm (docs/multi_gpu.md). With contiguous shards whose totals nobody knows
 // in advance, each GPU reads its shard twice, once to learn its total and once to scan it:
 //   1. reduce: each GPU reduces its shard (shard_reduce_kernel below: one launch, every warp a
 //      contiguous run of the shard, the last block to finish folds the blocks' totals in order);

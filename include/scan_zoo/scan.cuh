@@ -10,7 +10,7 @@
 //
 // What it runs: the tuned kernel (detail/tuned_kernel.cuh), a one-launch decoupled look-back
 // over register-resident tiles, with the configuration measured fastest for this GPU and this N
-// (detail/tuned_table.cuh; README, "Auto-tuning"). The scan is asynchronous in `stream`, like any
+// (detail/tuned_table.cuh; docs/variants.md, "Auto-tuning"). The scan is asynchronous in `stream`, like any
 // kernel launch. Everything it includes lies under include/scan_zoo/ (detail/: namespace
 // scan_zoo::detail): no exit, no print, no synchronization of the device except where a
 // Workspace grows (cudaMalloc), below.
@@ -71,7 +71,7 @@
 // depends on timing: two runs may differ in the last bits. Options<Out, Determinism::RunToRun>
 // fixes the grouping (detail/lookback.cuh, fixed_order_in_warp0): the same input then gives the
 // same bits in every run on the same GPU model with the same configuration (the table's choice
-// for n, or a forced one); another configuration groups differently. Its cost: README,
+// for n, or a forced one); another configuration groups differently. Its cost: docs/library.md,
 // "Determinism".
 //
 // The workspace, and why it is an object rather than CUB's two-phase (null pointer, then run)

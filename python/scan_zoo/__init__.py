@@ -42,7 +42,7 @@ Errors: TypeError (an array of another kind, a dtype without code), ValueError (
   "no kernel image is available" on a GPU the package was not built for: reinstall with
   ARCH=<its compute capability>).
 The scans are the header library's (include/scan_zoo/scan.cuh, axis.cuh, segmented.cuh,
-linear_recurrence.cuh): the README's "From Python" section gives their speed against torch.cumsum.
+linear_recurrence.cuh): docs/python.md gives their speed against torch.cumsum.
 """
 from . import _core, _dtypes
 

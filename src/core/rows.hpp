@@ -1,5 +1,5 @@
-// rows.hpp -- what a zoo binary tells its caller: the exit codes (README, "Exit codes") and the
-// result row of the timing.txt schema (README, "Benchmarking: bench.sh and timing.txt"). Host
+// rows.hpp -- what a zoo binary tells its caller: the exit codes (docs/cli.md, "Exit codes") and the
+// result row of the timing.txt schema (docs/bench.md). Host
 // code only.
 #pragma once
 
@@ -10,7 +10,7 @@
 
 namespace zoo {
 
-// One meaning each (README "Exit codes"). In a list run the worst outcome wins: 5, 4, 1, 3, 0.
+// One meaning each (docs/cli.md, "Exit codes"). In a list run the worst outcome wins: 5, 4, 1, 3, 0.
 enum ExitCode : int {
   kExitPass = 0,
   kExitVerifyFailed = 1,

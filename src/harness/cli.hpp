@@ -1,4 +1,4 @@
-// cli.hpp -- the command line every zoo binary shares (README, "Running one variant").
+// cli.hpp -- the command line every zoo binary shares (docs/cli.md).
 //
 // Pure host code with no CUDA calls: a usage error is reported (exit code 2) before the GPU is
 // touched, so these paths work and are tested on machines without a GPU.

@@ -1,5 +1,5 @@
 // files.hpp -- --input and --output: a user's raw little-endian array in, the scanned array out
-// (README, "Running one variant"). A bad file is a usage error (exit code 2), found before the GPU
+// (docs/cli.md). A bad file is a usage error (exit code 2), found before the GPU
 // is touched. Host code only.
 #pragma once
 

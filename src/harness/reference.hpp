@@ -1,5 +1,5 @@
 // reference.hpp -- seeded input generation, the CPU reference scan and the verification
-// (README, "How it measures"). Host code only, so it is unit-tested without a GPU.
+// (docs/protocol.md, "How it measures"). Host code only, so it is unit-tested without a GPU.
 //
 // Input: small integers in [-8, 8] drawn from a counter-based generator, so every prefix of
 // int32, int64, float32 and float64 data stays far inside the exactly representable range (a

@@ -1,4 +1,4 @@
-// timing.cuh -- the timing protocol (README, "How it measures"): the L2 flush
+// timing.cuh -- the timing protocol (docs/protocol.md, "How it measures"): the L2 flush
 // between reps, events around every whole run, warm-up, an adaptive rep count, the median with
 // the spread, and a noisy batch of reps measured again.
 #pragma once
@@ -107,7 +107,7 @@ constexpr int kNoisyRemeasures = 2;
 
 inline bool noisy(const Stats& stats) { return stats.median_ms > kNoisyMedianOverMin * stats.min_ms; }
 
-// One batch by the protocol of README, "How it measures": warm-up, then reps each bracketed by
+// One batch by the protocol of docs/protocol.md, "How it measures": warm-up, then reps each bracketed by
 // its own event pair, adaptive count. Cold reps are timed one at a time, each behind its L2 flush
 // (which also keeps the GPU busy while the rep is enqueued, so launch latency is not timed). Hot
 // reps have nothing in front of them: they are enqueued in groups behind one untimed rep, each

@@ -12,7 +12,7 @@
 // the GPUs as a copy of the generated input.
 //
 // In the charts (bench/multi_gpu/): the aggregate ceiling line; the 3-access bound drawn beside
-// it is 2/3 of it (README, "A scan across GPUs").
+// it is 2/3 of it (docs/multi_gpu.md).
 // Run: make bin/multi_gpu_memcpy && ./bin/multi_gpu_memcpy 2^30 --gpus 2
 #include "multi_gpu_harness.cuh"
 

@@ -29,7 +29,7 @@
 // one kind: the shards are equal, so the slowest GPU sets the time.
 //
 // In the charts (bench/multi_gpu/): aggregate GB/s against N beside the aggregate copy, the
-// 3-access bound, multi_gpu_scan_then_add and the one-GPU scan (README, "A scan across GPUs";
+// 3-access bound, multi_gpu_scan_then_add and the one-GPU scan (docs/multi_gpu.md;
 // bench/NOTES.md, "A scan across GPUs"). What to look for: the fraction of the bound reached at
 // large N, and where the exchange's microseconds stop mattering.
 // Run: make bin/multi_gpu_scan && ./bin/multi_gpu_scan 2^30 --gpus 2

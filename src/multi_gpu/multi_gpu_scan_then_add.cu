@@ -17,8 +17,8 @@
 //
 // Constraints: any N and G, every type, operator and mode, in place or not.
 //
-// In the charts (bench/multi_gpu/): the baseline line below multi_gpu_scan (README, "A scan across
-// GPUs"). What to look for: the fourth access, the cost of not knowing the carry before the scan.
+// In the charts (bench/multi_gpu/): the baseline line below multi_gpu_scan (docs/multi_gpu.md).
+// What to look for: the fourth access, the cost of not knowing the carry before the scan.
 // Run: make bin/multi_gpu_scan_then_add && ./bin/multi_gpu_scan_then_add 2^30 --gpus 2
 #include <scan_zoo/scan.cuh>
 

@@ -37,8 +37,8 @@
 // 4-byte piece, others the two-field one). This binary is a thin
 // user of the library API, include/scan_zoo/scan.cuh: it times what a user's call runs.
 //
-// In the charts: the zoo's fastest variant, against CUB and memcpy on each GPU (README, "The
-// fastest scan on each GPU"; bench/NOTES.md, "Register-resident tiles" and "What limits the
+// In the charts: the zoo's fastest variant, against CUB and memcpy on each GPU (the README's
+// table, docs/results.md; bench/NOTES.md, "Register-resident tiles" and "What limits the
 // tuned scan"). The tuning charts (bench/<gpu>/tuning_*.png) show how the configurations spread.
 // Run: make bin/single_pass_scan_tuned && ./bin/single_pass_scan_tuned 2^28
 #include <scan_zoo/scan.cuh>
