@@ -17,12 +17,12 @@
 #   make stress          re-verify every variant with fresh data (200x per size; single-pass 1000x)
 #   make large-n         verify every variant once at N = 2^32 + 1 (needs ~35 GB of GPU memory)
 #   make tuner           build the tuner (tune/): every configuration of single_pass_scan_tuned
-#   make drop-stage      build the drop-a-stage probe (tune/drop_stage.cu): where the tuned scan's time goes
-#   make mixed-types     build the mixed-types probe (tune/mixed_types.cu): bf16 -> float, uint8 -> int64 beside copies
-#   make row-items       build the row-items probe (tune/row_items.cu): narrow columns as a 1-D scan of rows, beside the column scan
-#   make determinism     build the determinism probe (tune/determinism.cu): float scans' repeats, the deterministic mode's cost
-#   make cluster-launch  build the cluster-launch probe (tune/cluster_launch.cu): a cluster launch's own cost
-#   make multi-gpu-phases  build the phases probe (tune/multi_gpu_phases.cu): multi_gpu_scan's time by phase
+#   make drop-stage      build the drop-a-stage probe (probes/drop_stage.cu): where the tuned scan's time goes
+#   make mixed-types     build the mixed-types probe (probes/mixed_types.cu): bf16 -> float, uint8 -> int64 beside copies
+#   make row-items       build the row-items probe (probes/row_items.cu): narrow columns as a 1-D scan of rows, beside the column scan
+#   make determinism     build the determinism probe (probes/determinism.cu): float scans' repeats, the deterministic mode's cost
+#   make cluster-launch  build the cluster-launch probe (probes/cluster_launch.cu): a cluster launch's own cost
+#   make multi-gpu-phases  build the phases probe (probes/multi_gpu_phases.cu): multi_gpu_scan's time by phase
 #   make tune            run the tuning sweep (tune/tune.sh) -> bench/<gpu>/tuning.txt, then
 #                        make tune-select: tune/tune_select.py over every bench/*/tuning.txt and
 #                        the listing of the space (build/tune/space.txt) -> the per-GPU, per-N
@@ -217,7 +217,7 @@ cuda12-if-reachable:
 	@scripts/cuda12_toolkit.sh $(CUDA12); status=$$?; \
 	  if [ $$status = 0 ]; then $(MAKE) --no-print-directory cuda12-check; elif [ $$status != 3 ]; then exit $$status; fi
 
-bin build build/tests build/tune build/examples build/cuda12-check:
+bin build build/tests build/tune build/probes build/examples build/cuda12-check:
 	mkdir -p $@
 
 # What every binary is built with, in a file that is rewritten only when it changes, so that
@@ -265,52 +265,52 @@ build/tune/space.txt: build/tune/list_space
 
 # The drop-a-stage probe: the tuned scan with its look-back wait or its scan taken away, beside
 # memcpy (bench/NOTES.md, "What limits the tuned scan"). Not part of `make`.
-build/tune/drop_stage: tune/drop_stage.cu tune/probe.cuh $(DEPENDS) | build/tune
-	$(NVCC) $(NVCCFLAGS) $(SPILL_CHECK) -Isrc -Iinclude -Itune -o $@ $< $(LDFLAGS)
+build/probes/drop_stage: probes/drop_stage.cu probes/probe.cuh $(DEPENDS) | build/probes
+	$(NVCC) $(NVCCFLAGS) $(SPILL_CHECK) -Isrc -Iinclude -Iprobes -o $@ $< $(LDFLAGS)
 
-drop-stage: build/tune/drop_stage
+drop-stage: build/probes/drop_stage
 
 # The mixed-types probe: the library's scans with different input, accumulator and output types
 # (bf16 -> float, uint8 -> int64, ...) beside copies of their bytes, and bf16 in every
 # configuration (bench/NOTES.md, "Mixed types"). Not part of `make`.
-build/tune/mixed_types: tune/mixed_types.cu tune/probe.cuh $(DEPENDS) | build/tune
-	$(NVCC) $(NVCCFLAGS) -Isrc -Iinclude -Itune -o $@ $< $(LDFLAGS)
+build/probes/mixed_types: probes/mixed_types.cu probes/probe.cuh $(DEPENDS) | build/probes
+	$(NVCC) $(NVCCFLAGS) -Isrc -Iinclude -Iprobes -o $@ $< $(LDFLAGS)
 
-mixed-types: build/tune/mixed_types
+mixed-types: build/probes/mixed_types
 
 # The row-items probe: C columns as a 1-D scan of rows of C elements, in every configuration of
 # the table, beside the column scan and a copy (bench/NOTES.md, "Scans along an axis"). Not part
 # of `make`.
-build/tune/row_items: tune/row_items.cu tune/probe.cuh $(DEPENDS) | build/tune
-	$(NVCC) $(NVCCFLAGS) -Isrc -Iinclude -Itune -o $@ $< $(LDFLAGS)
+build/probes/row_items: probes/row_items.cu probes/probe.cuh $(DEPENDS) | build/probes
+	$(NVCC) $(NVCCFLAGS) -Isrc -Iinclude -Iprobes -o $@ $< $(LDFLAGS)
 
-row-items: build/tune/row_items
+row-items: build/probes/row_items
 
 # The determinism probe: float sums repeated bit for bit, with and without the library's
 # deterministic mode, and both timed beside memcpy (docs/library.md, "Determinism"). Not part of `make`.
-build/tune/determinism: tune/determinism.cu tune/probe.cuh $(DEPENDS) | build/tune
-	$(NVCC) $(NVCCFLAGS) $(SPILL_CHECK) -Isrc -Iinclude -Itune -o $@ $< $(LDFLAGS)
+build/probes/determinism: probes/determinism.cu probes/probe.cuh $(DEPENDS) | build/probes
+	$(NVCC) $(NVCCFLAGS) $(SPILL_CHECK) -Isrc -Iinclude -Iprobes -o $@ $< $(LDFLAGS)
 
-determinism: build/tune/determinism
+determinism: build/probes/determinism
 
 # The phases probe: multi_gpu_scan's reduce, exchange and scan timed apart (bench/NOTES.md, "A
 # scan across GPUs"). Not part of `make`.
-build/tune/multi_gpu_phases: tune/multi_gpu_phases.cu $(DEPENDS) | build/tune
-	$(NVCC) $(NVCCFLAGS) $(SPILL_CHECK) -Isrc -Iinclude -Itune -o $@ $< $(LDFLAGS) -lnccl
+build/probes/multi_gpu_phases: probes/multi_gpu_phases.cu $(DEPENDS) | build/probes
+	$(NVCC) $(NVCCFLAGS) $(SPILL_CHECK) -Isrc -Iinclude -Iprobes -o $@ $< $(LDFLAGS) -lnccl
 
 ifeq ($(NCCL),0)
 multi-gpu-phases:
 	@echo "make multi-gpu-phases: needs NCCL (nccl.h not found by $(NVCC), or NCCL=0)" >&2; exit 2
 else
-multi-gpu-phases: build/tune/multi_gpu_phases
+multi-gpu-phases: build/probes/multi_gpu_phases
 endif
 
 # The cluster-launch probe: an empty kernel launched plainly and as one thread-block cluster
 # (bench/NOTES.md, "Small N: one cluster"). Not part of `make`.
-build/tune/cluster_launch: tune/cluster_launch.cu tune/probe.cuh $(DEPENDS) | build/tune
-	$(NVCC) $(NVCCFLAGS) $(SPILL_CHECK) -Isrc -Iinclude -Itune -o $@ $< $(LDFLAGS)
+build/probes/cluster_launch: probes/cluster_launch.cu probes/probe.cuh $(DEPENDS) | build/probes
+	$(NVCC) $(NVCCFLAGS) $(SPILL_CHECK) -Isrc -Iinclude -Iprobes -o $@ $< $(LDFLAGS)
 
-cluster-launch: build/tune/cluster_launch
+cluster-launch: build/probes/cluster_launch
 
 tune: all tuner python-deps
 	./tune/tune.sh

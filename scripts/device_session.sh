@@ -144,16 +144,16 @@ print(plots.fastest(rows, [v for v in ok["variant"].unique() if v not in plots.R
           [ -x .devcarry/before/single_pass_scan_tuned ] && tuned_out=$dir/tuned_before_after/after.txt
           mkdir -p "$dir/configs" "$dir/determinism" "$dir/mixed_types" "$(dirname "$tuned_out")"
           status=0
-          timeout 300 make -j"$(nproc)" build/tune/determinism build/tune/mixed_types >"$out/library_build.log" 2>&1 || status=$?
+          timeout 300 make -j"$(nproc)" build/probes/determinism build/probes/mixed_types >"$out/library_build.log" 2>&1 || status=$?
           header() { echo "# $1"; echo "# gpu: $(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)"
                      echo "# git_commit: ${SCAN_ZOO_COMMIT:-unknown}"; echo "# date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"; }
           { header "build/tests/api_selftest (every shipped configuration x type x operator)"
             timeout 240 build/tests/api_selftest; } >"$dir/configs/api_selftest.txt" 2>&1 || status=$?
           { header "build/tests/api_forms_selftest (mixed types, operators, forms, deterministic scans)"
             timeout 240 build/tests/api_forms_selftest; } >"$dir/configs/api_forms_selftest.txt" 2>&1 || status=$?
-          { header "build/tune/determinism"; timeout 240 build/tune/determinism 2^24,2^28; } \
+          { header "build/probes/determinism"; timeout 240 build/probes/determinism 2^24,2^28; } \
             >"$dir/determinism/timing.txt" 2>"$out/determinism.log" || status=$?
-          { header "build/tune/mixed_types"; timeout 240 build/tune/mixed_types; } \
+          { header "build/probes/mixed_types"; timeout 240 build/probes/mixed_types; } \
             >"$dir/mixed_types/timing.txt" 2>"$out/mixed_types.log" || status=$?
           timeout 240 ./bench.sh --variants memcpy_baseline,cub_scan,single_pass_scan_tuned \
             --out "$tuned_out" 2>"$out/tuned_after.log" || status=$?

@@ -29,7 +29,7 @@ touch "$out"
 @pytest.fixture
 def tree(tmp_path):
     """A copy of what the Makefile builds from, and the stand-in nvcc beside it."""
-    for folder in ("src", "include", "tests/cuda", "examples", "scripts", "tune"):
+    for folder in ("src", "include", "tests/cuda", "examples", "scripts", "tune", "probes"):
         shutil.copytree(ROOT / folder, tmp_path / folder, ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy(ROOT / "Makefile", tmp_path / "Makefile")
     nvcc = tmp_path / "fake_nvcc"

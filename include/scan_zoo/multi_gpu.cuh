@@ -189,7 +189,7 @@ struct ShardPlan {
 };
 
 // The three phases, each over every shard this process drives; a probe times them apart
-// (tune/multi_gpu_phases.cu). Each returns the first error and leaves the current device set.
+// (probes/multi_gpu_phases.cu). Each returns the first error and leaves the current device set.
 
 // 1. Reduce each shard into its own slot of the gathered totals (and prepare its scan).
 template <class T, class Op>

@@ -1,7 +1,7 @@
 // cluster_launch.cuh -- launching a whole grid as one thread-block cluster (sm_90): the
 // cluster's blocks are co-scheduled on one GPC and may use each other's shared memory.
 // Used by single_pass_scan_cluster and by the probe that measures what the launch costs
-// (tune/cluster_launch.cu).
+// (probes/cluster_launch.cu).
 #pragma once
 
 #include <cuda_runtime.h>

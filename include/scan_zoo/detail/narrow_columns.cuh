@@ -9,7 +9,7 @@
 // staging, one descriptor a tile (for 12- and 16-byte rows, tile_state.cuh's
 // PackedTileStatePieces: a relaxed word a 4-byte piece, one round trip).
 // Which kernel: one slab (outer = 1) is a plain 1-D scan, run by the 1-D kernel (tuned_kernel.cuh)
-// in the tile the row-items probe (tune/row_items.cu) found fastest: FlatRowsConfig<C> below. The
+// in the tile the row-items probe (probes/row_items.cu) found fastest: FlatRowsConfig<C> below. The
 // slabs of a middle axis (outer > 1) go to the row kernel (rows_kernel.cuh), a line starting every
 // `length` items, for two columns only (its tiles of 12- and 16-byte items fit one block an SM);
 // wider ones, and 3 or 4 columns of a middle axis, stay in the column kernel.

@@ -6,7 +6,7 @@
 // It decided which column counts go as row items (include/scan_zoo/detail/narrow_columns.cuh):
 // bench/NOTES.md, "Scans along an axis". Not part of `make`.
 //
-//   make row-items && build/tune/row_items 2^26,2^24,2^20 --columns C   (C in 2, 3, 4, 8, 16)
+//   make row-items && build/probes/row_items 2^26,2^24,2^20 --columns C   (C in 2, 3, 4, 8, 16)
 #include <scan_zoo/axis.cuh>
 #include <scan_zoo/scan.cuh>
 

@@ -1,8 +1,8 @@
 // mixed_types -- the library's scans whose input, accumulator and output types differ, timed
 // beside a copy of the same bytes in one process (issue 32; bench/NOTES.md, "Mixed types").
 //
-//   build/tune/mixed_types [N,...] [--reps R] [--seed S] [--hot]      (default N: 2^24,2^26,2^28)
-//   build/tune/mixed_types N,... --row-length L | --columns C          (along an axis, issue 33)
+//   build/probes/mixed_types [N,...] [--reps R] [--seed S] [--hot]      (default N: 2^24,2^26,2^28)
+//   build/probes/mixed_types N,... --row-length L | --columns C          (along an axis, issue 33)
 //
 // For each N, cold L2 unless --hot, each scan checked against a CPU reference before it is timed:
 //   copy_for_<scan>    cudaMemcpyAsync of n (sizeof In + sizeof Out) / 2 bytes, read and written:
@@ -129,7 +129,7 @@ int along_axis(Session& session, std::int64_t n, scan_zoo::Workspace& workspace)
 
 int probe_main(int argc, char** argv) {
   Session session;
-  if (!start_probe("mixed_types", "scan-zoo mixed-types probe (tune/mixed_types.cu)", argc, argv, "2^24,2^26,2^28",
+  if (!start_probe("mixed_types", "scan-zoo mixed-types probe (probes/mixed_types.cu)", argc, argv, "2^24,2^26,2^28",
                    session))
     return kExitUsage;
   cudaStream_t stream = session.stream;

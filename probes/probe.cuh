@@ -1,4 +1,4 @@
-// probe.cuh -- the start every probe of tune/ shares (drop_stage.cu, cluster_launch.cu,
+// probe.cuh -- the start every probe of probes/ shares (drop_stage.cu, cluster_launch.cu,
 // mixed_types.cu, determinism.cu): the zoo's command line, with `default_sizes` where none is
 // given; the watchdog; a stream; the L2 flusher unless --hot; and the header of a timing table,
 // so that a saved output names its GPU. And device arrays that exit when they do not fit.

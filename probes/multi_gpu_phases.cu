@@ -9,7 +9,7 @@
 // phase_exchange, phase_scan and phase_total, int32 sum inclusive, N global, gpus = G; GB/s
 // counts what the phase moves (the reduce N reads, the scan and the total 2 N accesses, the
 // exchange none: nan). The data is generated, not checked: multi_gpu_scan checks these phases.
-// Run: make multi-gpu-phases && ./build/tune/multi_gpu_phases 2^26,2^30 --gpus 2
+// Run: make multi-gpu-phases && ./build/probes/multi_gpu_phases 2^26,2^30 --gpus 2
 #include <scan_zoo/multi_gpu.cuh>
 
 #include <array>

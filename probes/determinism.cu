@@ -2,7 +2,7 @@
 // deterministic mode (Options::deterministic, the fixed-order look-back of
 // include/scan_zoo/detail/lookback.cuh) cost? Issue 32; docs/library.md, "Determinism".
 //
-//   build/tune/determinism [N,...] [--reps R] [--seed S] [--hot] [--repeats K]   (default N: 2^24,2^28)
+//   build/probes/determinism [N,...] [--reps R] [--seed S] [--hot] [--repeats K]   (default N: 2^24,2^28)
 //
 // For each N, float32 inclusive sums through the library's API (the configuration this GPU's
 // table picks for N):
@@ -59,7 +59,7 @@ int probe_main(int argc, char** argv) {
   int repeats = 50;
   if (!take_repeats(argc, argv, repeats)) return kExitUsage;
   Session session;
-  if (!start_probe("determinism", "scan-zoo determinism probe (tune/determinism.cu)", argc, argv, "2^24,2^28",
+  if (!start_probe("determinism", "scan-zoo determinism probe (probes/determinism.cu)", argc, argv, "2^24,2^28",
                    session))
     return kExitUsage;
   cudaStream_t stream = session.stream;

@@ -2,7 +2,7 @@
 // away, timed beside the whole scan and memcpy in one process (bench/NOTES.md, "What limits the
 // tuned scan").
 //
-//   build/tune/drop_stage [N,...] [--reps R] [--seed S]      (default N: 2^26,2^28,2^30)
+//   build/probes/drop_stage [N,...] [--reps R] [--seed S]      (default N: 2^26,2^28,2^30)
 //
 // For each N it runs, int32 inclusive sum, cold L2, with the configuration this GPU's table
 // picks for N (tuned_dispatch.cuh):
@@ -52,7 +52,7 @@ __global__ void __launch_bounds__(Tile::kThreads) tile_copy_kernel(const T* in, 
 
 int probe_main(int argc, char** argv) {
   Session session;
-  if (!start_probe("drop_stage", "scan-zoo drop-a-stage probe (tune/drop_stage.cu)", argc, argv, "2^26,2^28,2^30",
+  if (!start_probe("drop_stage", "scan-zoo drop-a-stage probe (probes/drop_stage.cu)", argc, argv, "2^26,2^28,2^30",
                    session))
     return kExitUsage;
   cudaStream_t stream = session.stream;

@@ -4,7 +4,7 @@
 // (bench/NOTES.md, "Small N: one cluster"). single_pass_scan_cluster launches exactly so
 // (zoo::launch_as_one_cluster).
 //
-//   build/tune/cluster_launch [--reps R] [--hot]
+//   build/probes/cluster_launch [--reps R] [--hot]
 //
 // stdout: the GPU's description and timing.txt rows; variant launch_plain or launch_cluster,
 // n = C (blocks, not elements), gbps 0: bench/<gpu>/cluster_launch.txt.
@@ -25,7 +25,7 @@ __global__ void __launch_bounds__(kThreads) empty_kernel() {}
 int probe_main(int argc, char** argv) {
   Session session;
   // The command line wants an N; this probe ignores it.
-  if (!start_probe("cluster_launch", "scan-zoo cluster launch probe (tune/cluster_launch.cu)", argc, argv, "1", session))
+  if (!start_probe("cluster_launch", "scan-zoo cluster launch probe (probes/cluster_launch.cu)", argc, argv, "1", session))
     return kExitUsage;
   for (unsigned blocks : {1u, 2u, 4u, 8u, 16u}) {
     RowLabel& row = current_row();
