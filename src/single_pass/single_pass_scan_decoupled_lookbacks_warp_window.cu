@@ -2,7 +2,7 @@
 // reads 32 predecessor descriptors per step, scans them, and stops at the nearest INCLUSIVE.
 //
 // Idea (the warp-parallel look-back of Merrill & Garland 2016, as CUB does it): the serial walk
-// of single_pass_scan_decoupled_lookbacks pays one memory round trip per predecessor. Here warp 0
+// of single_pass_scan_decoupled_lookbacks_serial pays one memory round trip per predecessor. Here warp 0
 // of the block reads the 32 descriptors before its tile at once (lane 31 the nearest), waits
 // until none of them is INVALID, finds the nearest INCLUSIVE one with a ballot, and reduces the
 // values from that lane on, in order, with warp shuffles: one round trip covers 32 tiles. If the

@@ -1,4 +1,4 @@
-// single_pass_scan_naive_alternate -- the same blockIdx.x-ordered domino chain, but the tile
+// single_pass_scan_naive_shared_tile -- the same blockIdx.x-ordered domino chain, but the tile
 // waits in shared memory and is written out from there.
 //
 // Idea: as single_pass_scan_naive, with the tile kept in a shared array instead of registers:
@@ -21,7 +21,7 @@
 // In the charts: next to single_pass_scan_naive, slower at large N (twice the tiles, so twice
 // the hand-overs).
 //
-// Run: make bin/single_pass_scan_naive_alternate && ./bin/single_pass_scan_naive_alternate 2^24
+// Run: make bin/single_pass_scan_naive_shared_tile && ./bin/single_pass_scan_naive_shared_tile 2^24
 #include "../blocks/tile_policies.cuh"
 #include "../harness/harness.cuh"
 #include "single_pass.cuh"

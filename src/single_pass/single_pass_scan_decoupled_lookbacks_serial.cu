@@ -1,4 +1,4 @@
-// single_pass_scan_decoupled_lookbacks -- Merrill & Garland's decoupled look-back with a
+// single_pass_scan_decoupled_lookbacks_serial -- Merrill & Garland's decoupled look-back with a
 // serial look-back (one descriptor per step) over a packed 64-bit (status, value) descriptor.
 //
 // Idea (Merrill & Garland, "Single-pass Parallel Prefix Scan with Decoupled Look-back", NVIDIA
@@ -27,7 +27,7 @@
 // serial walk pays one round trip per predecessor where the warp window pays one per 32. (The
 // walk runs in warp 0 with all lanes in step, reading the same word: see lookback.cuh.)
 //
-// Run: make bin/single_pass_scan_decoupled_lookbacks && ./bin/single_pass_scan_decoupled_lookbacks 2^28
+// Run: make bin/single_pass_scan_decoupled_lookbacks_serial && ./bin/single_pass_scan_decoupled_lookbacks_serial 2^28
 #include "../harness/harness.cuh"
 #include "single_pass.cuh"
 
