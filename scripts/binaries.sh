@@ -7,6 +7,9 @@
 #   takes_option BINARY OPTION        whether BINARY takes a problem's OPTION (--row-length,
 #                                     --columns, --segment-length), as the first line of its --help says
 #                                     (src/harness/harness.cuh, print_help)
+#   hands_over_across_tiles BINARY    whether BINARY's tiles hand state to each other through the
+#                                     zoo's own chain or look-back, as that line says
+#                                     (src/core/variant.cuh, kHandsOverAcrossTiles)
 zoo_binaries() {
   local dir=$1 single_gpu=${2:-} path name
   for path in "$dir"/*; do
@@ -19,4 +22,8 @@ zoo_binaries() {
 
 takes_option() {
   "$1" --help 2>/dev/null | head -n 1 | grep -q -- "takes $2)"
+}
+
+hands_over_across_tiles() {
+  "$1" --help 2>/dev/null | head -n 1 | grep -q -- "; hands over across tiles"
 }

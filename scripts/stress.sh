@@ -5,13 +5,13 @@
 # suite.
 #   scripts/stress.sh [--repeat K] [--single-pass-repeat K] [--large N[,N...]] [--large-repeat K]
 #                     [--jobs J] [variant ...]
-# Default: every binary in bin/; K = 200 rounds per size, 1000 for the single-pass variants (their
-# blocks talk to each other through memory: the races live there); large sizes 2^24+1 and
+# Default: every binary in bin/; K = 200 rounds per size, 1000 for those whose tiles hand over to
+# each other, as their --help says (their blocks talk through memory: the races live there); large sizes 2^24+1 and
 # 2^26+5 at 10 rounds each (fresh data for a 2^26 scan costs the CPU more than the GPU); J = 4
 # variants at once (the CPU reference is the bottleneck; the GPU has room). Lines appear as
 # variants finish. Each variant runs
-# int32 and float32 inclusive sum and int32 exclusive max (a non-invertible operator); the
-# segmented scans each of those at the default segment length, 1 and 100000 as well.
+# int32 and float32 inclusive sum and int32 exclusive max (a non-invertible operator); those that
+# take --segment-length each of those at the default segment length, 1 and 100000 as well.
 # Sizes per variant, from its tile T (the binary's --help): 1, T-1, T, T+1, 2T+1, 33T-1, 257T+3,
 # and for the hierarchical ones the second level's boundary T^2 and T^2+1 (with the large sizes
 # when T^2 > 2^22). Prints one line per variant and a total; on stderr, after each variant, a
@@ -49,12 +49,12 @@ stress_one() {
   tile=$(./bin/"$name" --help | sed -n 's/.*tile: \([0-9]*\) items.*/\1/p')
   [ "${tile:-0}" -gt 0 ] || tile=1024
   rounds=$repeat
-  # The single-pass protocols (look-back over tile descriptors) get the most rounds: their bugs
-  # are races. The segmented scans also run at the extreme segment lengths.
-  [[ $name == single_pass_* || $name == segmented_scan* || $name == stream_compaction || $name == radix_sort_onesweep ]] &&
-    rounds=$single_pass_repeat
+  # The binaries whose tiles hand over to each other (a chain or a look-back over descriptors, as
+  # their --help says) get the most rounds: their bugs are races. Those that take
+  # --segment-length also run at the extreme segment lengths.
+  hands_over_across_tiles "bin/$name" && rounds=$single_pass_repeat
   local lengths=("")
-  [[ $name == *segmented_scan* ]] && lengths=("" "--segment-length 1" "--segment-length 100000")
+  takes_option "bin/$name" --segment-length && lengths=("" "--segment-length 1" "--segment-length 100000")
   small="1,$((tile - 1)),$tile,$((tile + 1)),$((2 * tile + 1)),$((33 * tile - 1)),$((257 * tile + 3))"
   big=$large
   if [[ $name == hierarchical_* ]]; then

@@ -4,6 +4,7 @@ CPU tests run everywhere. GPU tests ask for the `gpu` fixture, which probes the 
 a real binary (`memcpy_baseline --device-info`) and skips with the binary's own message when no
 GPU is visible, so a skip always says why.
 """
+import functools
 import os
 import random
 import re
@@ -85,6 +86,27 @@ def parse_rows(stdout):
             raise AssertionError(f"malformed row: {line!r}")
         rows.append(dict(zip(ROW_FIELDS, fields)))
     return rows
+
+
+@functools.lru_cache(maxsize=None)
+def described(variant):
+    """The first line of a binary's --help (src/harness/harness.cuh, print_help): what it solves
+    and how, so that the tests class binaries by what they say rather than by lists of names.
+    Empty when the binary is not built (its tests then fail or skip as they would anyway)."""
+    path = BIN / variant
+    if not path.exists():
+        return ""
+    return run([path, "--help"]).stdout.partition("\n")[0]
+
+
+def problem_of(variant):
+    """"scan", "copy", "sort", "segmented scan", ... as the binary's --help names it (None unbuilt)."""
+    match = re.search(r"\(problem: ([^;]+);", described(variant))
+    return match.group(1) if match else None
+
+
+def runs_in_place(variant):
+    return "; runs in place" in described(variant)
 
 
 def tile_items(variant):

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest import BIN, ROOT, ROW_FIELDS, SOURCES, TEST_BIN, VARIANTS, left_out, parse_rows, run
+from conftest import BIN, ROOT, ROW_FIELDS, SOURCES, TEST_BIN, VARIANTS, left_out, parse_rows, problem_of, run
 
 SELFTEST = TEST_BIN / "harness_selftest"
 
@@ -161,6 +161,29 @@ def test_the_help_says_which_binaries_take_segment_lengths():
     expected = {v for v in VARIANTS if SOURCES[v].parent.name == "applications" and "segmented" in v
                 and (BIN / v).exists()}
     assert takers == expected and expected, takers
+
+
+@pytest.mark.parametrize("variant, problem, in_place, hands_over", [
+    ("memcpy_baseline", "copy", False, False),
+    ("cub_scan", "scan", True, False),                    # CUB's look-back is CUB's, not the zoo's
+    ("hierarchical_kogge_stone", "scan", True, False),    # tiles meet only across launches
+    ("single_pass_scan_naive", "scan", True, True),       # a chain
+    ("single_pass_scan_tuned", "scan", True, True),       # the library's look-back
+    ("row_scan", "scan along rows", True, True),
+    ("linear_recurrence", "linear recurrence", False, True),
+    ("segmented_scan", "segmented scan", False, True),
+    ("cub_select", "stream compaction", False, False),
+    ("radix_sort_onesweep", "sort", False, True),
+])
+def test_the_help_says_what_a_binary_solves_and_how(variant, problem, in_place, hands_over):
+    """The facts the tests and scripts class binaries by (conftest.problem_of, stress.sh's rounds),
+    from the binary itself: its problem, whether it scans in place, whether its tiles hand over to
+    each other; and a binary that says it runs in place does (tests/test_gpu.py checks that)."""
+    first = run([BIN / variant, "--help"]).stdout.splitlines()[0]
+    assert f"(problem: {problem};" in first, first
+    assert ("; runs in place" in first) == in_place, first
+    assert ("; hands over across tiles" in first) == hands_over, first
+    assert problem_of(variant) == problem
 
 
 def test_in_place_takes_no_value():

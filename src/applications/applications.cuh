@@ -39,6 +39,7 @@ const char* refuse_operator_and_mode(ScanKind kind, const char* what) {
 template <class T, class Op>
 class SegmentedScanProblem {
  public:
+  static constexpr const char* kName = "segmented scan";
   static constexpr bool kTakesInputFile = false;
   static constexpr const char* kInputDescription = "values in [-8, 8] and random segments, see --segment-length";
   static constexpr bool kUsesSegmentLength = true;
@@ -107,6 +108,7 @@ class SegmentedScanProblem {
 template <class T, class Op>
 class CompactionProblem : public ArrayProblem<T> {
  public:
+  static constexpr const char* kName = "stream compaction";
   static constexpr const char* kInputDescription = "random integers in [-8, 8]";
   static std::string op_label() { return "select"; }
   static std::string mode_label(ScanKind, const Options&) { return "x>0"; }
@@ -151,6 +153,7 @@ class CompactionProblem : public ArrayProblem<T> {
 template <class T, class Op>
 class SortProblem : public ArrayProblem<T> {
  public:
+  static constexpr const char* kName = "sort";
   static constexpr const char* kInputDescription = "random keys over the type's whole range";
   static constexpr bool kTakesValues = true;
   static std::string op_label() { return "sort"; }

@@ -568,6 +568,7 @@ struct RadixSortOnesweep : zoo::VariantDefaults {
   static constexpr std::int64_t kTileItems = SmallTiles<std::int32_t>::kTile;
   static_assert(SmallTiles<double>::kTile == kTileItems, "one one-block threshold for every key width");
   static constexpr bool kHasSilentTile = true;
+  static constexpr bool kHandsOverAcrossTiles = true;
   static constexpr bool kSortsPairs = true;
   using Types = zoo::AllTypes;  // any key radix_keys.cuh orders: 4 passes of 32-bit keys, 8 of 64-bit
   static_assert(std::int64_t(UINT32_MAX) >= kLargeTilesFrom, "64-bit counts come with large tiles only");

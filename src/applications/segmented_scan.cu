@@ -122,6 +122,7 @@ struct SegmentedScan : zoo::VariantDefaults {
   using Problem = zoo::SegmentedScanProblem<T, Op>;
   static constexpr std::int64_t kTileItems = kTile;
   static constexpr bool kHasSilentTile = true;
+  static constexpr bool kHandsOverAcrossTiles = true;
 
   template <class T, class Op>
   static std::size_t workspace_bytes(std::int64_t n) {

@@ -44,6 +44,7 @@ class OffsetsSegmentedScanProblem : public SegmentedScanProblem<T, Op> {
   using Base = SegmentedScanProblem<T, Op>;
 
  public:
+  static constexpr const char* kName = "segmented scan by offsets";
   static constexpr const char* kInputDescription =
       "values in [-8, 8] and random segments as int64 offsets, see --segment-length";
   using Base::Base;
@@ -91,6 +92,7 @@ class OffsetsSegmentedScanProblem : public SegmentedScanProblem<T, Op> {
 namespace {
 
 struct SegmentedScanOffsets : zoo::VariantDefaults {
+  static constexpr bool kHandsOverAcrossTiles = true;
   template <class T, class Op>
   using Problem = zoo::OffsetsSegmentedScanProblem<T, Op>;
   using Types = zoo::AllTypes;

@@ -88,6 +88,7 @@ struct StreamCompaction : zoo::VariantDefaults {
   using Problem = zoo::CompactionProblem<T, Op>;
   static constexpr std::int64_t kTileItems = kTile;
   static constexpr bool kHasSilentTile = true;
+  static constexpr bool kHandsOverAcrossTiles = true;
 
   static bool wide_counts(std::int64_t n) { return n > std::int64_t(UINT32_MAX); }
 

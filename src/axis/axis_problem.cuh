@@ -73,6 +73,7 @@ class AxisScanProblem : public ArrayProblem<T> {
 template <class T, class Op>
 class RowsScanProblem : public AxisScanProblem<T, Op, false> {
  public:
+  static constexpr const char* kName = "scan along rows";
   static constexpr const char* kInputDescription = "rows of random integers in [-8, 8], see --row-length";
   using AxisScanProblem<T, Op, false>::AxisScanProblem;
 };
@@ -80,6 +81,7 @@ class RowsScanProblem : public AxisScanProblem<T, Op, false> {
 template <class T, class Op>
 class ColumnsScanProblem : public AxisScanProblem<T, Op, true> {
  public:
+  static constexpr const char* kName = "scan down columns";
   static constexpr const char* kInputDescription = "columns of random integers in [-8, 8], see --columns";
   using AxisScanProblem<T, Op, true>::AxisScanProblem;
 };

@@ -50,6 +50,7 @@
 namespace {
 
 struct ColumnScan : zoo::VariantDefaults {
+  static constexpr bool kHandsOverAcrossTiles = true;
   template <class T, class Op>
   using Problem = zoo::ColumnsScanProblem<T, Op>;
   using Types = zoo::AllTypes;

@@ -36,6 +36,7 @@ namespace zoo {
 template <class T, class Op>
 class RecurrenceProblem {
  public:
+  static constexpr const char* kName = "linear recurrence";
   static constexpr bool kTakesInputFile = false;
   static constexpr const char* kInputDescription =
       "multipliers in {-1, 0, 1} and addends in [-8, 8], rows of --row-length";
@@ -125,6 +126,7 @@ class RecurrenceProblem {
 namespace {
 
 struct LinearRecurrence : zoo::VariantDefaults {
+  static constexpr bool kHandsOverAcrossTiles = true;
   template <class T, class Op>
   using Problem = zoo::RecurrenceProblem<T, Op>;
   using Types = zoo::TypeList<float>;

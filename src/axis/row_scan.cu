@@ -36,6 +36,7 @@
 namespace {
 
 struct RowScan : zoo::VariantDefaults {
+  static constexpr bool kHandsOverAcrossTiles = true;
   template <class T, class Op>
   using Problem = zoo::RowsScanProblem<T, Op>;
   using Types = zoo::AllTypes;

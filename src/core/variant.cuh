@@ -21,6 +21,11 @@ struct VariantDefaults {
   // True where the kernel honours g_silent_tile (test_hooks.cuh,
   // --inject-hang): the single-pass scans.
   static constexpr bool kHasSilentTile = false;
+  // True where the variant's tiles hand state to each other through the zoo's own protocol (a
+  // chain or a look-back over published descriptors, its own or the library's): its bugs are
+  // races, so the stress runs repeat it most. The first line of --help says so ("hands over
+  // across tiles"), and the scripts ask the binary rather than a list of names.
+  static constexpr bool kHandsOverAcrossTiles = false;
   template <class T, class Op>
   static const char* unsupported_reason(ScanKind) { return nullptr; }
   // A size the variant cannot handle (exit code 3, WAIVED row), e.g. one beyond 32-bit offsets.

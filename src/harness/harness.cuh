@@ -56,12 +56,16 @@
 
 namespace zoo {
 
-// --help: what the binary is, its tile and element types (the tests read both), the usage.
+// --help: what the binary is; on its first line the problem, the tile, the element types, whether
+// it scans in place (--in-place) and whether its tiles hand over to each other: the tests and
+// scripts read them there, rather than keep lists of names. Then the usage.
 template <class Variant>
-int print_help(const std::string& variant, const char* what, const char* takes = "") {
-  std::printf("%s: %s (tile: %lld items; element types: %s%s)\n\n%s", variant.c_str(), what,
-              static_cast<long long>(Variant::kTileItems), names_of(typename Variant::Types{}).c_str(), takes,
-              usage_text().c_str());
+int print_help(const std::string& variant, const char* what, const char* problem, bool runs_in_place,
+               const char* takes = "") {
+  std::printf("%s: %s (problem: %s; tile: %lld items; element types: %s%s%s%s)\n\n%s", variant.c_str(), what,
+              problem, static_cast<long long>(Variant::kTileItems), names_of(typename Variant::Types{}).c_str(),
+              runs_in_place ? "; runs in place" : "", Variant::kHandsOverAcrossTiles ? "; hands over across tiles" : "",
+              takes, usage_text().c_str());
   return kExitPass;
 }
 
@@ -434,7 +438,7 @@ int harness_main(int argc, char** argv, const char* variant_file) {
   // scripts can ask the binary (bench.sh passes --row-length, --columns and --segment-length to
   // those that take them).
   if (options.help)
-    return print_help<Variant>(session.variant, "one scan variant of scan-zoo",
+    return print_help<Variant>(session.variant, "one scan variant of scan-zoo", Sample::kName, Sample::kRunsInPlace,
                                Sample::kUsesRowLength       ? "; takes --row-length"
                                : Sample::kUsesColumns       ? "; takes --columns"
                                : Sample::kUsesSegmentLength ? "; takes --segment-length"

@@ -19,6 +19,8 @@
 //   kRunsInPlace, kTakesValues               key-value pairs) it accepts
 //   carries_values()                         this combination sorts pairs: the variant's
 //                                            pairs_workspace_bytes sizes its workspace
+//   kName                                    what it solves ("scan", "copy", "sort", ...): the
+//                                            "problem:" of the binary's --help
 //   kInputDescription                        what it generates, for messages
 //   op_label(), mode_label(kind, options)    the op and mode columns of its rows
 //   unsupported_reason(kind)                 refuses an operator or mode (exit 3, WAIVED row)
@@ -161,6 +163,7 @@ class ArrayProblem {
 template <class T, class Op>
 class ScanProblem : public ArrayProblem<T> {
  public:
+  static constexpr const char* kName = "scan";
   static constexpr const char* kInputDescription = "random integers in [-8, 8]";
   static std::string op_label() { return Op::name; }
   static std::string mode_label(ScanKind kind, const Options&) { return scan_kind_name(kind); }
@@ -191,6 +194,7 @@ class ScanProblem : public ArrayProblem<T> {
 template <class T, class Op>
 class CopyProblem : public ScanProblem<T, Op> {
  public:
+  static constexpr const char* kName = "copy";
   static constexpr bool kRunsInPlace = false;
   using ScanProblem<T, Op>::ScanProblem;
   VerifyResult verify() const { return verify_copy(this->input(), this->output(), this->n_); }

@@ -104,6 +104,8 @@ struct GpuShard {
 struct MultiGpuVariantDefaults {
   using Types = AllTypes;
   static constexpr bool kIsCopy = false;
+  // Each GPU's shard is scanned by the library's look-back (variant.cuh: kHandsOverAcrossTiles).
+  static constexpr bool kHandsOverAcrossTiles = true;
   template <class T, class Op>
   static std::size_t workspace_bytes(std::int64_t) { return 0; }
 };
@@ -582,7 +584,9 @@ int multi_gpu_main(int argc, char** argv, const char* variant_file) {
   session.variant = variant_name_from_file(variant_file);
   if (!parse_options(argc, argv, session.variant, session.options)) return kExitUsage;
   Options& options = session.options;
-  if (options.help) return print_help<Variant>(session.variant, "a scan across GPUs of scan-zoo");
+  if (options.help)
+    return print_help<Variant>(session.variant, "a scan across GPUs of scan-zoo",
+                               Variant::kIsCopy ? "copy across GPUs" : "scan across GPUs", !Variant::kIsCopy);
   if (!options.input_path.empty() || !options.output_path.empty()) {
     std::fprintf(stderr, "%s: error: --input and --output are not supported: the multi-GPU binaries generate "
                          "their input on the GPUs and check it there\n", session.variant.c_str());

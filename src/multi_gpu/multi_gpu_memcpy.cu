@@ -19,6 +19,7 @@
 struct MultiGpuMemcpy : zoo::MultiGpuVariantDefaults {
   static constexpr std::int64_t kTileItems = 0;
   static constexpr bool kIsCopy = true;
+  static constexpr bool kHandsOverAcrossTiles = false;
 
   template <class T, class Op>
   static void run(const std::vector<zoo::GpuShard<T>>& shards, zoo::ScanKind) {

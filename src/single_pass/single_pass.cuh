@@ -83,6 +83,7 @@ struct SinglePassVariant : VariantDefaults {
                                    std::conditional_t<State<std::uint32_t>::kUnsupported == nullptr,
                                                       ThirtyTwoBitTypes, DefaultTypes>>;
   static constexpr bool kHasSilentTile = true;
+  static constexpr bool kHandsOverAcrossTiles = true;
 
   template <class T, class Op>
   static const char* unsupported_reason(ScanKind) { return State<T>::kUnsupported; }

@@ -126,6 +126,7 @@ __global__ void __launch_bounds__(Tile::kThreads) cluster_scan_kernel(const T* i
 }
 
 struct ClusterScan : zoo::VariantDefaults {
+  static constexpr bool kHandsOverAcrossTiles = true;
   static constexpr std::int64_t kTileItems = Tile::kTileItems;
   using Types = zoo::AllTypes;  // the totals travel as whole T through shared memory
 

@@ -50,6 +50,7 @@
 // call runs. The library keeps its own workspace (one per element type and operator, grown on the
 // first, untimed verified run of a larger N); the harness's is not needed.
 struct TunedVariant : zoo::VariantDefaults {
+  static constexpr bool kHandsOverAcrossTiles = true;
   using Types = zoo::AllTypes;  // the library takes any element type
   static constexpr std::int64_t kTileItems = zoo::TunedDispatch::kTileItems;
   // No kHasSilentTile: the library's kernel carries no test hook, so --inject-hang hangs the
