@@ -12,7 +12,10 @@ table (bench/<gpu>/timing.txt, or results/<gpu>/timing.txt for a sweep of your o
   cache_regimes.png      cold vs hot L2 for memcpy, CUB and the fastest variant (needs a --hot
                          sweep in timing_hot.txt beside timing.txt; skipped with a message otherwise)
   applications.png       the scan applications (segmented scan, stream compaction, radix sort):
-                         time vs N, ours against CUB's, and the ratio (only when the sweep has them)
+                         time vs N, ours against CUB's, and the ratio (only when the sweep has them);
+                         the sort panel from onesweep/timing.txt beside the sweep where that
+                         table exists (the sorts' own later sweep, CUB in it), its commit in the
+                         panel's title
 The scan charts use the scan rows only (mode inclusive / exclusive). In every chart against N,
 a variant's line runs through the powers of two only; the other sizes (100000, 4194303,
 2^24+1, ...) are hollow markers of its colour, off the line, so that the line does not zig-zag
@@ -55,6 +58,7 @@ matplotlib.use("Agg")  # files only, no display
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.ticker import FuncFormatter  # noqa: E402
 import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from results_table import is_multi_gpu, timing_files  # noqa: E402
@@ -343,7 +347,26 @@ def plot_cache_regimes(header, rows, hot_rows, out, fastest_variant, hot_commit)
     plt.close(fig)
 
 
-def plot_applications(header, rows, out):
+def newer_sorts(timing, rows):
+    """The rows with their sort application replaced by the sorts of onesweep/timing.txt beside
+    the sweep, where that table exists, and a note of where the panel's data comes from; the rows
+    as they are otherwise. Each panel compares rows of one run: the sorts' own sweep has CUB's."""
+    sorts_table = timing.parent / "onesweep" / "timing.txt"
+    if not sorts_table.exists():
+        return rows, {}
+    sorts_header, sorts = load(sorts_table)
+    sorts = sorts[sorts["op"] == "sort"]
+    if sorts.empty:
+        return rows, {}
+    note = f"from {sorts_table.parent.name}/{sorts_table.name}, commit {sorts_header.get('git_commit', '?')}"
+    kept = rows[rows["op"] != "sort"]
+    return pd.concat([kept, sorts], ignore_index=True), {label: note for label, *_ in application_groups(sorts)}
+
+
+def plot_applications(header, rows, out, sources=None):
+    """Time against N per application, ours against CUB's, and the ratio; `sources` notes the
+    panels whose rows come from another table (newer_sorts)."""
+    sources = sources or {}
     groups = application_groups(rows)
     ok = passed(rows)
     fig, axes = plt.subplots(2, len(groups), figsize=(5.5 * len(groups), 8), sharex=True, squeeze=False,
@@ -364,7 +387,7 @@ def plot_applications(header, rows, out):
             note_off_line_markers(top)
         top.set_yscale("log")
         top.set_ylabel("median time (µs)")
-        top.set_title(label, fontsize=10)
+        top.set_title(label + (f"\n({sources[label]})" if label in sources else ""), fontsize=10)
         top.legend(fontsize=8, loc="upper left")
         bottom.axhline(1.0, color="black", linewidth=0.8)
         bottom.set_ylabel("time ratio to CUB (below 1: faster)")
@@ -398,7 +421,8 @@ def plot_sweep(timing, hot, out):
     else:
         print(f"plots.py: {timing} has no memcpy_baseline row at N <= 2^{SMALL_N.bit_length() - 1}: no small_n.png")
     if application_groups(all_rows):
-        plot_applications(header, all_rows, out)
+        application_rows, sources = newer_sorts(timing, all_rows)
+        plot_applications(header, application_rows, out, sources)
         written.append("applications.png")
     if not hot.exists():
         print(f"plots.py: {hot} not found: cache_regimes.png needs a hot sweep (./bench.sh --hot --out {hot})")
