@@ -11,7 +11,7 @@
 // CoarsenedTile<Threads, Items, BlockScan, VectorBytes>: thread coarsening. Each thread owns
 // Items consecutive elements in registers (loaded through a shared-memory transpose, tile_io.cuh,
 // with VectorBytes-wide global accesses, default 16), scans them serially, the block scans the
-// per-thread totals (any BlockScan of block_scan.cuh: a tree, warp shuffles or raking), and each
+// per-thread totals (any BlockScan of block_scan.cuh: a tree or warp scans), and each
 // thread combines its exclusive prefix into its items (the "redistribution") before the
 // transposed store. Work per element: ~2 combines, whatever the block scan costs, spread over
 // Items elements.
