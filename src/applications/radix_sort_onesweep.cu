@@ -177,8 +177,8 @@ using BlockScan = zoo::WarpBlockScan<kThreads, zoo::ShuffleWarpScan>;
 // The descriptors: 32-bit counts in one packed word while every prefix fits, 64-bit counts in a
 // pair of words from N = 2^32 on. Dense (stride 1): a tile's 256 descriptors are contiguous.
 template <class Count>
-using State = std::conditional_t<sizeof(Count) == 4, zoo::PackedTileState64<Count, zoo::DescriptorSync::Relaxed, 1>,
-                                 zoo::PackedTileStatePieces<Count, 1>>;
+using State =
+    std::conditional_t<sizeof(Count) == 4, zoo::PackedTileState64<Count, 1>, zoo::PackedTileStatePieces<Count, 1>>;
 template <class Count>
 using Descriptors = zoo::EpochTileState<State<Count>>;
 

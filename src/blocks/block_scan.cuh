@@ -7,12 +7,6 @@
 //   WarpBlockScan<Threads, WarpScan>  warps scan their 32 values (shuffle or shared memory),
 //                                     warp 0 scans the warp totals, each warp adds its prefix:
 //                                     2 barriers, 2 x 5 warp steps
-//   RakingBlockScan<Threads>          one warp rakes: the values go to shared memory, lane l of
-//                                     warp 0 reduces Threads/32 consecutive ones serially, the
-//                                     warp scans the 32 partials with shuffles, and each lane
-//                                     writes its run's prefixes back: 2 barriers, 1 x 5 warp
-//                                     steps, 31 of 32 warps idle in between ("SIMD raking" of the
-//                                     ScanBox thesis; CUB's BLOCK_SCAN_RAKING)
 //   TreeBlockScan<Threads, Tree>      a tree of smem_tree_scans.cuh over the thread values
 #pragma once
 
@@ -46,48 +40,6 @@ struct WarpBlockScan {
     const T result = op(before_warp, exclusive_from_inclusive<T, Op>(inclusive));
     total = warp_prefix[kWarps - 1];
     __syncthreads();  // warp_prefix is read above: free it for the next call
-    return result;
-  }
-};
-
-template <int Threads>
-struct RakingBlockScan {
-  static_assert(Threads % kWarpSize == 0, "whole warps");
-  static constexpr int kRun = Threads / kWarpSize;  // values raked by each lane of warp 0
-
-  // One pad slot per 32 values: lane l reads slots l * kRun + k, a stride that would otherwise
-  // put several lanes on one bank.
-  __device__ __forceinline__ static int padded(int i) { return i + i / kWarpSize; }
-
-  template <class T, class Op>
-  __device__ static T exclusive(T value, T& total) {
-    __shared__ T values[Threads + Threads / kWarpSize];
-    __shared__ T block_total;
-    const Op op;
-    values[padded(threadIdx.x)] = value;
-    __syncthreads();
-    if (warp_id() == 0) {
-      const int lane = lane_id();
-      T run[kRun];
-#pragma unroll
-      for (int k = 0; k < kRun; ++k) run[k] = values[padded(lane * kRun + k)];
-      T run_total = run[0];
-#pragma unroll
-      for (int k = 1; k < kRun; ++k) run_total = op(run_total, run[k]);
-      ShuffleWarpScan::Storage<T> no_storage;
-      const T inclusive = ShuffleWarpScan::inclusive<T, Op>(run_total, no_storage);
-      T prefix = exclusive_from_inclusive<T, Op>(inclusive);
-#pragma unroll
-      for (int k = 0; k < kRun; ++k) {
-        values[padded(lane * kRun + k)] = prefix;
-        prefix = op(prefix, run[k]);
-      }
-      if (lane == kWarpSize - 1) block_total = inclusive;
-    }
-    __syncthreads();
-    const T result = values[padded(threadIdx.x)];
-    total = block_total;
-    __syncthreads();  // values and block_total are read above: free them for the next call
     return result;
   }
 };

@@ -3,17 +3,19 @@
 //
 // Global memory wants the opposite, "striped" arrangement: consecutive threads touching
 // consecutive addresses. The usual fix, used here, is a transpose through shared memory: the
-// block reads the tile with vectors of VectorBytes (default 16) striped across threads, writes it
-// to shared memory, and each thread reads back its own consecutive run (and the reverse on the way
-// out). The shared array has one pad slot per 32 elements so that a warp reading runs of Items
-// elements (a power-of-two stride) hits 32 different banks. Two shortcuts skip the transpose: one
+// block reads the tile with 16-byte vectors striped across threads, writes it to shared memory,
+// and each thread reads back its own consecutive run (and the reverse on the way out). The shared
+// array has one pad slot per 32 elements so that a warp reading runs of Items elements (a
+// power-of-two stride) hits 32 different banks. Two shortcuts skip the transpose: one
 // element per thread, and exactly one vector per thread, are already both blocked and coalesced.
 // A partial (last) tile is read element by element, padded with a caller-given value.
 //
-// Loading is split in two so that a caller can start the global loads of one tile early and
-// arrange them later (the persistent single-pass scan prefetches its next tile this way):
-// fetch() issues the striped global loads into registers and returns at once; arrange() waits
-// for them and transposes them into the blocked arrangement. load() is the two back to back.
+// Loading is two steps: fetch() issues the striped global loads into registers and returns at
+// once; arrange() waits for them and transposes them into the blocked arrangement. load() is the
+// two back to back, and CoarsenedTile::scan_tile calls them through scan_fetched. The split was
+// made for a persistent scan that prefetched its next tile; that scan is gone, and the split
+// stays because folding the steps into load() (or scan_fetched into scan_tile) changes the SASS
+// of the kernels that use them (sm_90, nvcc 13.0), which a cleanup must not do unmeasured.
 #pragma once
 
 #include <cstdint>
@@ -24,19 +26,22 @@ namespace zoo {
 
 // threadIdx.x, read so that the compiler cannot treat it as loop-invariant. Every shared-memory
 // offset of the transpose (t * Items + k + (t * Items + k) / 32 and its striped twin) is then
-// computed where it is used. With threadIdx.x itself, a kernel that scans tiles in a loop (the
-// persistent scan of tuned_scan.cuh) got ~96 such offsets hoisted out of the loop into
-// registers: 151 registers instead of 72 for 128 x 24 items, and a third of the occupancy.
+// computed where it is used. With threadIdx.x itself, a kernel that scanned tiles in a loop (a
+// persistent scan, since removed) got ~96 such offsets hoisted out of the loop into registers:
+// 151 registers instead of 72 for 128 x 24 items, and a third of the occupancy. No kernel loops
+// over tiles now, but threadIdx.x here still changes the SASS of the kernels that use the tile
+// (sm_90, nvcc 13.0): a change to measure, not a cleanup.
 __device__ __forceinline__ int thread_index_in_loop() {
   int t;
   asm volatile("mov.u32 %0, %%tid.x;" : "=r"(t));
   return t;
 }
 
-template <class T, int Threads, int Items, int VectorBytes = 16>
+template <class T, int Threads, int Items>
 struct BlockedTile {
   static constexpr int kTileItems = Threads * Items;
-  using Vec = VectorOf<T, VectorBytes>;
+  static constexpr int kVectorBytes = 16;
+  using Vec = VectorOf<T, kVectorBytes>;
   static constexpr bool kVectorizable = Items % Vec::kCount == 0;  // else always element by element
   static constexpr int kVectors = Items / Vec::kCount;
   static constexpr bool kOneVectorPerThread = Items == Vec::kCount;
@@ -58,7 +63,7 @@ struct BlockedTile {
   }
 
   __device__ __forceinline__ static bool vector_path(const T* tile, int valid) {
-    return kVectorizable && valid == kTileItems && reinterpret_cast<std::uintptr_t>(tile) % VectorBytes == 0;
+    return kVectorizable && valid == kTileItems && reinterpret_cast<std::uintptr_t>(tile) % kVectorBytes == 0;
   }
 
   __device__ static Fetched fetch(const T* tile, int valid, T pad) {

@@ -8,13 +8,12 @@
 // Both take an optional carry-in source (NoCarryIn below) so that the same tile scan serves the
 // hierarchy, reduce-then-scan and the single-pass scans.
 //
-// CoarsenedTile<Threads, Items, BlockScan, VectorBytes>: thread coarsening. Each thread owns
-// Items consecutive elements in registers (loaded through a shared-memory transpose, tile_io.cuh,
-// with VectorBytes-wide global accesses, default 16), scans them serially, the block scans the
-// per-thread totals (any BlockScan of block_scan.cuh: a tree, warp shuffles or raking), and each
-// thread combines its exclusive prefix into its items (the "redistribution") before the
-// transposed store. Work per element: ~2 combines, whatever the block scan costs, spread over
-// Items elements.
+// CoarsenedTile<Threads, Items, BlockScan>: thread coarsening. Each thread owns Items
+// consecutive elements in registers (loaded through a shared-memory transpose, tile_io.cuh, with
+// 16-byte global accesses), scans them serially, the block scans the per-thread totals (any
+// BlockScan of block_scan.cuh: a tree or warp scans), and each thread combines its exclusive
+// prefix into its items (the "redistribution") before the transposed store. Work per element:
+// ~2 combines, whatever the block scan costs, spread over Items elements.
 #pragma once
 
 #include "../core/ops.cuh"
@@ -72,12 +71,12 @@ struct TreeTile {
   }
 };
 
-template <int Threads, int Items, class BlockScan, int VectorBytes = 16>
+template <int Threads, int Items, class BlockScan>
 struct CoarsenedTile {
   static constexpr int kThreads = Threads;
   static constexpr int kTileItems = Threads * Items;
   template <class T>
-  using IO = BlockedTile<T, Threads, Items, VectorBytes>;
+  using IO = BlockedTile<T, Threads, Items>;
 
   template <class T, class Op>
   __device__ static T scan_tile(const T* in, T* out, int valid, bool exclusive) {
@@ -91,8 +90,9 @@ struct CoarsenedTile {
                                carry_in);
   }
 
-  // The same, from a tile whose global loads were issued earlier (IO<T>::fetch, padded with the
-  // identity): a caller can overlap them with other work.
+  // The same, from a tile whose global loads were issued by IO<T>::fetch (padded with the
+  // identity). scan_tile is its only caller; it stays a function of its own because folding it
+  // into scan_tile changes the SASS (tile_io.cuh, on why loading is two steps).
   template <class T, class Op, class CarryIn>
   __device__ static T scan_fetched(const typename IO<T>::Fetched& fetched, T* out, int valid, bool exclusive,
                                    CarryIn&& carry_in) {

@@ -66,10 +66,8 @@ const char* descriptor_refusal_after_run(const State& state, cudaStream_t stream
   return refusal_of(state, stream, 0);
 }
 
-template <class T, DescriptorSync Sync = DescriptorSync::Relaxed, Publish How = Publish::Exchange>
-struct PackedTileState30 : DescriptorOrders<Sync> {
-  using DescriptorOrders<Sync>::kStore;
-  using DescriptorOrders<Sync>::kPoll;
+template <class T, Publish How = Publish::Exchange>
+struct PackedTileState30 : DescriptorOrders<DescriptorSync::Relaxed> {
   static constexpr const char* kUnsupported =
       std::is_same_v<T, std::int32_t> ? nullptr
                                       : "the 30-bit descriptor holds integers only (a float needs all 32 bits)";

@@ -37,16 +37,16 @@
 //                         the predecessors twice. Any T.
 //
 // Every access is a cuda::atomic_ref operation at device scope. How the accesses are ordered is
-// the DescriptorSync parameter:
+// a DescriptorSync, fixed by each layout (its DescriptorOrders base):
 //   Relaxed                relaxed stores and polls. Enough when the value travels in the same
 //                          word as its flag and the reader needs nothing else the writer wrote:
 //                          coherence of that one word means every read sees a whole store, and
 //                          a tile's output depends only on its input and the words it read. The
-//                          default of the packed descriptors (CUB's too). Acquire polls were
-//                          slower at 2^28 on the H100 (the warp-window look-back;
-//                          bench/NOTES.md, "The single-pass family").
+//                          packed descriptors' (CUB's too). Acquire polls were slower at 2^28
+//                          on the H100 (the warp-window look-back; bench/NOTES.md, "The
+//                          single-pass family").
 //   AcquireRelease         release stores, acquire loads on every poll. Needed when the value
-//                          lives in another word (TwoFieldTileState).
+//                          lives in another word: TwoFieldTileState's.
 // (Relaxed polls followed by one acquire fence were measured too, slower than acquire polls:
 // bench/NOTES.md, "The single-pass family".)
 //
@@ -142,10 +142,8 @@ __device__ __forceinline__ void publish_word(U& word, U value, cuda::memory_orde
   }
 }
 
-template <class T, DescriptorSync Sync = DescriptorSync::Relaxed, int Stride = 4, Publish How = Publish::Exchange>
-struct PackedTileState64 : DescriptorOrders<Sync> {
-  using DescriptorOrders<Sync>::kStore;
-  using DescriptorOrders<Sync>::kPoll;
+template <class T, int Stride = 4, Publish How = Publish::Exchange>
+struct PackedTileState64 : DescriptorOrders<DescriptorSync::Relaxed> {
   static constexpr const char* kUnsupported =
       sizeof(T) == 4 ? nullptr : "the packed 64-bit descriptor holds 32-bit values only";
   unsigned long long* words = nullptr;

@@ -98,7 +98,7 @@ struct TunedConfig {
   // user's struct) gets the two-field descriptor, a status word and value slots (tile_state.cuh).
   template <class T>
   using State = std::conditional_t<
-      sizeof(T) == 4, PackedTileState64<T, DescriptorSync::Relaxed, Stride, How>,
+      sizeof(T) == 4, PackedTileState64<T, Stride, How>,
       std::conditional_t<kTaggedWords<T>, PackedTileStatePieces<T, Stride, How>, TwoFieldTileState<T, How>>>;
   using Backoff = SleepBackoff<SleepNs, SleepNs / 2>;
   template <class T>
