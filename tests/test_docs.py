@@ -66,3 +66,14 @@ def test_the_front_door_is_short_and_its_reading_order_exists():
         assert (ROOT / target).is_file() and target.endswith(shown), f"reading order: {shown} -> {target}"
     for door in ("## Door 1: use the fastest scan", "## Door 3: benchmark", "<!-- fastest-table:begin"):
         assert door in text
+
+
+def test_the_front_door_lists_every_binary_under_its_folder():
+    """The README's list of the zoo, by folder, is src/*/*.cu exactly: a new or renamed variant
+    shows here until the list says it."""
+    text = (ROOT / "README.md").read_text()
+    listed = {}
+    for folder, names in re.findall(r"^- `src/(\w+)/`: (.+?)\.$", re.sub(r"\n  ", " ", text), re.M):
+        listed.update({name: folder for name in re.findall(r"`(\w+)`", names)})
+    on_disk = {p.stem: p.parent.name for p in (ROOT / "src").glob("*/*.cu")}
+    assert listed == on_disk
