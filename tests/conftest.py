@@ -96,7 +96,9 @@ def described(variant):
     path = BIN / variant
     if not path.exists():
         return ""
-    return run([path, "--help"]).stdout.partition("\n")[0]
+    result = run([path, "--help"])
+    assert result.returncode == 0, result.stdout + result.stderr
+    return result.stdout.partition("\n")[0]
 
 
 def problem_of(variant):
@@ -111,17 +113,15 @@ def runs_in_place(variant):
 
 def tile_items(variant):
     """The tile size a binary reports in --help (0 when it has none)."""
-    result = run([BIN / variant, "--help"])
-    match = re.search(r"tile: (\d+) items", result.stdout)
-    assert result.returncode == 0 and match, result.stdout + result.stderr
+    match = re.search(r"tile: (\d+) items", described(variant))
+    assert match, f"{variant}: no tile in the first line of its --help: {described(variant)!r}"
     return int(match.group(1))
 
 
 def built_types(variant):
     """The element types a binary was built for, as its --help names them."""
-    result = run([BIN / variant, "--help"])
-    match = re.search(r"element types: ([\w ]+)[;)]", result.stdout)
-    assert result.returncode == 0 and match, result.stdout + result.stderr
+    match = re.search(r"element types: ([\w ]+)[;)]", described(variant))
+    assert match, f"{variant}: no element types in the first line of its --help: {described(variant)!r}"
     return set(match.group(1).split())
 
 
