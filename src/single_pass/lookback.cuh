@@ -1,6 +1,6 @@
 // lookback.cuh -- the zoo's teaching carry-in sources beside the library's warp look-back
 // (include/scan_zoo/detail/lookback.cuh, with the back-off and the frame both look-backs share).
-// Each is a carry-in source for the tile policies (tile_policies.cuh): get<T, Op>(tile_total)
+// Each is a carry-in source of the single-pass driver (single_pass.cuh): get<T, Op>(tile_total)
 // is called by every thread of the block once the tile is scanned, returns the carry-in to every
 // thread, and publishes this tile's INCLUSIVE value on the way.
 //
