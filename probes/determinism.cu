@@ -1,6 +1,6 @@
 // determinism -- does a float scan give the same bits every run, and what does the library's
 // deterministic mode (Options::deterministic, the fixed-order look-back of
-// include/scan_zoo/detail/lookback.cuh) cost? Issue 32; docs/library.md, "Determinism".
+// include/scan_zoo/detail/grid/lookback.cuh) cost? Issue 32; docs/library.md, "Determinism".
 //
 //   build/probes/determinism [N,...] [--reps R] [--seed S] [--hot] [--repeats K]   (default N: 2^24,2^28)
 //

@@ -56,7 +56,7 @@
 // __nv_bfloat16 accumulate in float: scan_zoo::accumulator_t<Acc, Out>. Name it to choose, e.g.
 // inclusive_scan<double>(in_float, out_float, ...). Any trivially copyable Acc works; 32-bit Acc
 // use the fastest tile descriptor (value and status in one 64-bit word), 64-bit Acc two such
-// words, other sizes (a struct) a status word and value slots (detail/tile_state.cuh).
+// words, other sizes (a struct) a status word and value slots (detail/grid/descriptors.cuh).
 //
 // Errors: every function returns a cudaError_t and never ends the process: cudaErrorInvalidValue
 // for a negative n, a null pointer with n > 0, in == out with In and Out of different sizes, or
@@ -69,7 +69,7 @@
 // floating-point sum is associative only approximately, and each tile's carry-in is the
 // reduction of the tiles before it grouped as the look-back found their descriptors, which
 // depends on timing: two runs may differ in the last bits. Options<Out, Determinism::RunToRun>
-// fixes the grouping (detail/lookback.cuh, fixed_order_in_warp0): the same input then gives the
+// fixes the grouping (detail/grid/lookback.cuh, fixed_order_in_warp0): the same input then gives the
 // same bits in every run on the same GPU model with the same configuration (the table's choice
 // for n, or a forced one); another configuration groups differently. Its cost: docs/library.md,
 // "Determinism".
@@ -113,7 +113,7 @@
 
 #include "detail/core.cuh"
 #include "detail/scratch.cuh"
-#include "detail/tile_state.cuh"
+#include "detail/grid/descriptors.cuh"
 #include "detail/tuned_dispatch.cuh"
 #include "detail/tuned_kernel.cuh"
 #include "operators.cuh"
@@ -283,7 +283,7 @@ struct WorkspaceAccess {
 
 // Which bytes of the workspace a scan reads as status words. The descriptors of T of 4 bytes, and
 // of 8 to 32 bytes in 4-byte pieces, are 64-bit words, each a tagged status in its high half
-// beside a value or a piece of one (tile_state.cuh), so any word a later scan reads is a
+// beside a value or a piece of one (grid/descriptors.cuh), so any word a later scan reads is a
 // descriptor of some epoch: one layout for every configuration, N and such T. Other types have a
 // status word per tile followed by value slots, so a scan with another configuration or tile
 // count could read an earlier scan's value bits as a status, and must start from zeroed memory.

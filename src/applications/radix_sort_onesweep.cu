@@ -10,7 +10,7 @@
 // input up front: the global offset of digit d in pass p is the number of keys whose p-th digit
 // is smaller, whatever their order. (b) What a tile still needs from the tiles before it, their
 // number of keys of each digit, is a scan across tiles, 256 of them side by side, and a
-// single-pass decoupled look-back (Merrill & Garland 2016; tile_state.cuh) does it inside the
+// single-pass decoupled look-back (Merrill & Garland 2016; the grid layer, include/scan_zoo/detail/grid/) does it inside the
 // scatter kernel. The kernels, in order:
 //   0. histogram (1 launch, one block of 1024 threads per SM): each block counts every digit of
 //      its tiles' keys in shared memory, one copy of the counters per lane (per two lanes for
@@ -67,16 +67,16 @@
 //
 // Tile state: one descriptor per (tile, digit), at tile x 256 + digit, so that a tile's 256 are
 // contiguous and the 32 lanes of a warp publish or poll one 256-byte run. A count of digit d in a
-// prefix of tiles can reach N: below N = 2^32 it is 32-bit and the descriptor is tile_state.cuh's
+// prefix of tiles can reach N: below N = 2^32 it is 32-bit and the descriptor is grid/descriptors.cuh's
 // PackedTileState64 (status, epoch and count in one 64-bit word, dense); from 2^32 on it is
 // 64-bit and the descriptor PackedTileStatePieces (the count's halves in two words, each
 // with the whole tag; believed when the tags agree).
-// Memory model (tile_state.cuh): every descriptor word is published by atomic exchange and polled
+// Memory model (grid/protocol.cuh): every descriptor word is published by atomic exchange and polled
 // with relaxed atomics: the count travels in the word of its flag, and a tile's output depends
 // only on its input and the words it read. The histogram's counts and each pass's input keys come
 // from earlier launches in the same stream: the kernel boundary orders them, no flag needed.
 // No clearing: the passes share one region of descriptors, each pass with an epoch of its
-// own (RunEpochs, tile_state.cuh), so that a word left by the previous pass or run reads as not
+// own (RunEpochs, src/grid/run_epochs.cuh), so that a word left by the previous pass or run reads as not
 // yet published; and tile 0 of pass p, the only reader of row p of the histogram, sets it back to
 // zero for the next run. The contract is the tuned scan's: the workspace must be zero when first
 // allocated (the harness zeroes it once, outside timing), and every run leaves it ready for the
@@ -119,6 +119,7 @@
 // CUB's; 2^21, where 12288-key tiles are too few to fill two blocks on every SM.
 //
 // Run: make bin/radix_sort_onesweep && ./bin/radix_sort_onesweep 2^28
+#include <scan_zoo/detail/grid/lookback.cuh>
 #include <algorithm>
 #include <type_traits>
 
@@ -126,8 +127,7 @@
 #include <scan_zoo/detail/register_tile.cuh>
 #include "../blocks/warp_scan.cuh"
 #include "../harness/harness.cuh"
-#include "../single_pass/lookback.cuh"
-#include "../single_pass/tile_state.cuh"
+#include "../grid/run_epochs.cuh"
 #include "applications.cuh"
 #include "radix_keys.cuh"
 

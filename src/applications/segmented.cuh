@@ -11,7 +11,7 @@
 //
 // Across tiles the look-back needs no flag at all: a tile that contains a head has a total
 // that does not depend on anything before it, and publishes it as INCLUSIVE at once (a "closed"
-// tile, lookback.cuh); a tile without a head publishes its plain reduction as AGGREGATE. A
+// tile, grid/lookback.cuh); a tile without a head publishes its plain reduction as AGGREGATE. A
 // walk back therefore always stops at the nearest tile that holds a head, which is exactly where
 // the carry into a later tile begins. The descriptors stay the scan's 32-bit values.
 #pragma once

@@ -32,11 +32,11 @@
 // N (the figures: bench/NOTES.md, "The applications"). Compare with single_pass_scan_tuned: the labels add 25% to an int32 scan's bytes.
 //
 // Run: make bin/segmented_scan && ./bin/segmented_scan 2^28 --segment-length 1000
+#include <scan_zoo/detail/grid/lookback.cuh>
 #include "../blocks/block_scan.cuh"
 #include "../blocks/tile_io.cuh"
 #include "../harness/harness.cuh"
-#include "../single_pass/lookback.cuh"
-#include "../single_pass/tile_state.cuh"
+#include "../grid/run_epochs.cuh"
 #include "applications.cuh"
 #include "segmented.cuh"
 

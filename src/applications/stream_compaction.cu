@@ -27,13 +27,13 @@
 // fewer at small N (the figures: bench/NOTES.md, "The applications").
 //
 // Run: make bin/stream_compaction && ./bin/stream_compaction 2^28
+#include <scan_zoo/detail/grid/lookback.cuh>
 #include <type_traits>
 
 #include "../blocks/block_scan.cuh"
 #include "../blocks/tile_io.cuh"
 #include "../harness/harness.cuh"
-#include "../single_pass/lookback.cuh"
-#include "../single_pass/tile_state.cuh"
+#include "../grid/run_epochs.cuh"
 #include "applications.cuh"
 
 namespace {

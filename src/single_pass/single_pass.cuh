@@ -1,8 +1,8 @@
 // single_pass.cuh -- the single-pass scan kernel and variant struct shared by the domino chains
 // and the decoupled look-back scans. One launch scans every tile (plus one memset that zeroes
 // the tile state, both inside the timed run): each block scans its tile with a tile policy
-// (tile_policies.cuh), obtains the tile's carry-in from the tile descriptors (lookback.cuh,
-// tile_state.cuh), and writes its output once. Global traffic: 2 accesses per element plus a
+// (tile_policies.cuh), obtains the tile's carry-in from the tile descriptors (the grid layer:
+// include/scan_zoo/detail/grid/, src/grid/), and writes its output once. Global traffic: 2 accesses per element plus a
 // few bytes of descriptor per tile: the bound is memcpy.
 //
 // The kernel's steps, in the order the body does them (the tuned kernel's, tuned_kernel.cuh),
@@ -12,10 +12,11 @@
 //   2. scan it on its own, and know its total (Scan::scan);
 //   3. warp 0 publishes the total as AGGREGATE in descriptor t, at once, so that later tiles
 //      may use it before t knows what comes before it (tile 0 has nothing before it and
-//      publishes INCLUSIVE instead; the descriptor's word and its memory order, tile_state.cuh);
+//      publishes INCLUSIVE instead; the descriptor's word and its memory order, grid/protocol.cuh);
 //   4. warp 0 looks back over descriptors t-1, t-2, ...: waits while one is INVALID, combines
 //      the AGGREGATEs in order, stops at the first INCLUSIVE, whose value covers everything
-//      before it (SerialLookback one at a time, WarpLookback 32 per step, lookback.cuh);
+//      before it (ChainedCarry: src/grid/chained_carry.cuh; SerialLookback one at a time: the serial
+//      variant; WarpLookback 32 per step: grid/lookback.cuh);
 //   5. warp 0 publishes carry-in op total as INCLUSIVE in descriptor t, ending the walks of later
 //      tiles there, and a barrier hands the carry-in to the block (steps 3-5 are the carry
 //      source's get(), one call);
@@ -35,6 +36,7 @@
 //                          scheduled (true of NVIDIA GPUs; not a CUDA-language guarantee).
 #pragma once
 
+#include <scan_zoo/detail/grid/lookback.cuh>
 #include <cuda/atomic>
 
 #include <cstdint>
@@ -45,8 +47,8 @@
 #include "../core/cuda_check.cuh"
 #include "../core/test_hooks.cuh"
 #include "../core/variant.cuh"
-#include "lookback.cuh"
-#include "tile_state.cuh"
+#include "../grid/chained_carry.cuh"
+#include "../grid/run_epochs.cuh"
 
 namespace zoo {
 

@@ -19,7 +19,8 @@
 //
 // Constraints: any N; int32 only, with every tile total and prefix in [-2^29, 2^29); every
 // operator and mode. Tile = 128 threads x 24 items (zoo::LookbackTile).
-// Pieces: zoo::SinglePassVariant, zoo::WarpLookback, zoo::PackedTileState30, zoo::CoarsenedTile.
+// Pieces: zoo::SinglePassVariant, zoo::WarpLookback, zoo::CoarsenedTile; the descriptor
+// (PackedTileState30) is below.
 //
 // In the charts: ahead of the 64-bit packed variant at large N in the committed sweeps, though
 // the bytes saved are nothing (0.1% of the traffic): what counts is how the words are published.
@@ -29,7 +30,55 @@
 // after on both GPUs).
 //
 // Run: make bin/single_pass_scan_decoupled_lookbacks_packed30 && ./bin/single_pass_scan_decoupled_lookbacks_packed30 2^28
+#include <cstdint>
+#include <type_traits>
+
 #include "../harness/harness.cuh"
 #include "single_pass.cuh"
+
+namespace zoo {
+
+// The descriptor: the status in the top 2 bits, the value's low 30 bits below (a reader
+// sign-extends them). A value that does not fit raises the overflow flag, which the harness reads
+// after the run (refusal_after_run, through SinglePassVariant), and is published clamped.
+template <class T, Publish How = Publish::Exchange>
+struct PackedTileState30 : DescriptorOrders<DescriptorSync::Relaxed> {
+  static constexpr const char* kUnsupported =
+      std::is_same_v<T, std::int32_t> ? nullptr
+                                      : "the 30-bit descriptor holds integers only (a float needs all 32 bits)";
+  static constexpr std::int32_t kMin = -(1 << 29), kMax = (1 << 29) - 1;
+  std::uint32_t* words = nullptr;
+  int* overflow = nullptr;  // set when a value did not fit: the run's result is refused
+
+  void layout(ScratchCarver& carver, std::int64_t tiles) {
+    overflow = carver.take<int>(1);
+    words = carver.take<std::uint32_t>(static_cast<std::size_t>(tiles));
+  }
+  // After a finished run (synchronous, outside timing): did a value not fit?
+  const char* refusal_after_run(cudaStream_t stream) const {
+    int overflowed = 0;
+    ZOO_CUDA(cudaMemcpyAsync(&overflowed, overflow, sizeof overflowed, cudaMemcpyDeviceToHost, stream));
+    ZOO_CUDA(cudaStreamSynchronize(stream));
+    return overflowed ? "a tile value fell outside the 30-bit descriptor's range [-2^29, 2^29)" : nullptr;
+  }
+  __device__ void publish(std::int64_t tile, std::uint32_t status, T value) const {
+    std::int32_t v = static_cast<std::int32_t>(value);
+    if (v < kMin || v > kMax) {
+      DeviceAtomic<int>(*overflow).store(1, cuda::memory_order_relaxed);
+      v = v < kMin ? kMin : kMax;
+    }
+    const std::uint32_t word = (status << 30) | (static_cast<std::uint32_t>(v) & 0x3FFFFFFFu);
+    publish_word<How>(words[tile], word, kStore);
+  }
+  __device__ TileView<T> read(std::int64_t tile) const {
+    const std::uint32_t word = DeviceAtomic<std::uint32_t>(words[tile]).load(kPoll);
+    TileView<T> view;
+    view.status = word >> 30;
+    view.value = static_cast<T>(static_cast<std::int32_t>(word << 2) >> 2);  // sign-extend 30 bits
+    return view;
+  }
+};
+
+}  // namespace zoo
 
 ZOO_MAIN(zoo::SinglePassVariant<zoo::LookbackTile, zoo::PackedTileState30, zoo::WarpLookback, zoo::TileOrder::Ticket>)

@@ -24,8 +24,8 @@
 // launch, and reaches 97-98% there.
 //
 // Everything else is the warp-window variant's: the ticket (tile order), the packed 64-bit
-// descriptor in its own 32-byte sector, published by atomic exchange (tile_state.cuh), the
-// 32-descriptor window with the 600 ns / 300 ns back-off (lookback.cuh), and a memset of the tile
+// descriptor in its own 32-byte sector, published by atomic exchange (grid/protocol.cuh), the
+// 32-descriptor window with the 600 ns / 300 ns back-off (grid/lookback.cuh), and a memset of the tile
 // state in every run. Compare the two rows: the tile is the only difference.
 //
 // Work: O(N): per element about 2 combines, plus 7 shuffles per 16-byte vector; depth: O(log

@@ -8,8 +8,8 @@
 // full prefix), publishes its own INCLUSIVE value and the block writes its tile. A tile no
 // longer waits for its predecessor to finish, only for it to have scanned. Status and value
 // share one 64-bit word, so a reader always sees a matching pair and relaxed atomics suffice
-// (tile_state.cuh); one word per 32-byte sector. Back-off: a 600 ns sleep before the first
-// poll, 300 ns between polls (lookback.cuh).
+// (grid/protocol.cuh); one word per 32-byte sector. Back-off: a 600 ns sleep before the first
+// poll, 300 ns between polls (grid/lookback.cuh).
 //
 // Work: O(N) plus the walks; depth: O(log tile) + the look-back. Launches: 2 (memset of the
 // tile state and ticket, the scan). Global traffic: 2 accesses per element plus 32 bytes of
@@ -20,15 +20,48 @@
 //
 // Constraints: any N; every type/operator/mode of 32-bit elements (the packed word holds 32
 // value bits). Tile = 128 threads x 24 items (zoo::LookbackTile).
-// Pieces: zoo::SinglePassVariant, zoo::SerialLookback, zoo::PackedTileState64, zoo::CoarsenedTile.
+// Pieces: zoo::SinglePassVariant, zoo::PackedTileState64, zoo::CoarsenedTile; the look-back
+// (SerialLookback) is below.
 //
 // In the charts: behind the warp-window look-back at large N. A look-back at 2^28 reaches
 // dozens of tiles back (the nearest INCLUSIVE tile is 32 to 64 behind, bench/NOTES.md), and the
 // serial walk pays one round trip per predecessor where the warp window pays one per 32. (The
-// walk runs in warp 0 with all lanes in step, reading the same word: see lookback.cuh.)
+// walk runs in warp 0 with all lanes in step, reading the same word: see SerialLookback below.)
 //
 // Run: make bin/single_pass_scan_decoupled_lookbacks_serial && ./bin/single_pass_scan_decoupled_lookbacks_serial 2^28
+#include <scan_zoo/detail/grid/lookback.cuh>
+
+#include <cstdint>
+
 #include "../harness/harness.cuh"
 #include "single_pass.cuh"
+
+namespace zoo {
+
+// The carry-in source (single_pass.cuh): publish, walk back one descriptor at a time, publish.
+template <class State, class Backoff = LookbackBackoff>
+struct SerialLookback {
+  State state;
+  std::int64_t tile;
+
+  // The walk runs in warp 0 with every lane doing the same thing: each step is still one
+  // descriptor (32 lanes reading one word make one request), the control flow stays warp-uniform,
+  // and ptxas keeps it spill-free (as thread 0 alone, sleeping inside the loop cost a 4-byte spill).
+  template <class T, class Op>
+  __device__ T get(T total, bool closed = false) const {
+    return decoupled_lookback<T, Op, Backoff>(state, tile, total, closed, [&] {
+      const Op op;
+      T prefix = Op::template identity<T>();
+      for (std::int64_t i = tile - 1;; --i) {
+        TileView<T> view;
+        while ((view = state.read(i)).status == kTileInvalid) Backoff::between_polls();
+        prefix = op(view.value, prefix);  // earlier tiles go on the left
+        if (view.status == kTileInclusive) return prefix;
+      }
+    });
+  }
+};
+
+}  // namespace zoo
 
 ZOO_MAIN(zoo::SinglePassVariant<zoo::LookbackTile, zoo::PackedTileState64, zoo::SerialLookback, zoo::TileOrder::Ticket>)

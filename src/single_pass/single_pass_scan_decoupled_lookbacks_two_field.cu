@@ -5,7 +5,7 @@
 // and CUB's for values too wide to pack): when the value
 // cannot share an atomic word with the status (any 64-bit type, a struct), the value is stored
 // first and the status after it with release semantics (here an atomic exchange with release
-// order, which reaches the pollers sooner than a store: tile_state.cuh); a reader loads the
+// order, which reaches the pollers sooner than a store: grid/protocol.cuh); a reader loads the
 // status with acquire and only then the value, so seeing the status guarantees seeing the
 // value. One value slot is not enough: a tile writes AGGREGATE and later INCLUSIVE, and a reader
 // that saw AGGREGATE could read the INCLUSIVE value written just after and count the

@@ -15,7 +15,7 @@
 #include "../core/cuda_check.cuh"
 #include "../core/ops.cuh"
 #include "../core/workspace.cuh"
-#include "tile_state.cuh"
+#include "../grid/run_epochs.cuh"
 #include "tuned_names.cuh"
 
 namespace zoo {

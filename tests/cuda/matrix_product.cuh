@@ -22,7 +22,7 @@ struct Mat2Product {
 };
 
 // 3x3 matrices of the same kind: 36 bytes, past the pieced descriptors' 32, so the scan's
-// descriptors are a status word and value slots (tile_state.cuh's TwoFieldTileState).
+// descriptors are a status word and value slots (grid/descriptors.cuh's TwoFieldTileState).
 struct Mat3 {
   std::uint32_t m[9];
   bool operator==(const Mat3& o) const {

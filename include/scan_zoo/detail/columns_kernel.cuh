@@ -60,7 +60,7 @@
 // Reverse scans run each column from its last row: the bands and chunks count rows from the end.
 //
 // The descriptor (ColumnTileState): per tile and column, the value in 64-bit words each beside
-// the epoch-tagged status (tile_state.cuh), relaxed atomics on one word at a time (read two at
+// the epoch-tagged status (grid/protocol.cuh), relaxed atomics on one word at a time (read two at
 // once by 16-byte loads, each half a relaxed read, as the tuned scan's packed descriptors are):
 // no fence, and one round trip for a value and its flag. A first
 // version, a status word per tile and value slots ordered by release/acquire, read by warp 0
@@ -79,7 +79,7 @@
 
 #include "core.cuh"
 #include "scratch.cuh"
-#include "tile_state.cuh"
+#include "grid/descriptors.cuh"
 #include "tuned_kernel.cuh"
 #include "vector_access.cuh"
 #include "warp.cuh"
@@ -146,7 +146,7 @@ struct ColumnGeometry {
 };
 
 // The descriptors of the column scan: per tile and column, that column's value as kWords 32-bit
-// pieces, each in a 64-bit word beside the tagged status (tile_state.cuh's PackedTileStatePieces,
+// pieces, each in a 64-bit word beside the tagged status (grid/descriptors.cuh's PackedTileStatePieces,
 // for a value of any size). A reader believes a column's value only when the tags of its words
 // agree (same status, same epoch: a tile publishes AGGREGATE once and INCLUSIVE once a run), so
 // every access is a relaxed atomic on one word, the value travels with its flag, and a reader

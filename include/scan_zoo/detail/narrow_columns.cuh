@@ -6,7 +6,7 @@
 // column kernel (columns_kernel.cuh) moves such narrow tiles one element at a time through shared
 // memory and looks back with a descriptor word per column, while a row as one item is what the
 // register-tile kernels move best: whole vectors straight into registers, no shared-memory
-// staging, one descriptor a tile (for 12- and 16-byte rows, tile_state.cuh's
+// staging, one descriptor a tile (for 12- and 16-byte rows, grid/descriptors.cuh's
 // PackedTileStatePieces: a relaxed word a 4-byte piece, one round trip).
 // Which kernel: one slab (outer = 1) is a plain 1-D scan, run by the 1-D kernel (tuned_kernel.cuh)
 // in the tile the row-items probe (probes/row_items.cu) found fastest: FlatRowsConfig<C> below. The

@@ -16,7 +16,7 @@
 //
 // The look-back carries plain values: a tile that holds a row start has a total that depends on
 // nothing before it (the reduction since its last row start), and publishes it INCLUSIVE at once
-// (a "closed" tile, lookback.cuh); a walk back therefore ends at the nearest tile with a row start,
+// (a "closed" tile, grid/lookback.cuh); a walk back therefore ends at the nearest tile with a row start,
 // which is where the carry into a later tile begins. With rows shorter than a tile every tile is
 // closed and no walk goes past its neighbour.
 //
@@ -58,10 +58,10 @@
 #include <type_traits>
 
 #include "core.cuh"
-#include "lookback.cuh"
+#include "grid/lookback.cuh"
 #include "register_tile.cuh"
 #include "scratch.cuh"
-#include "tile_state.cuh"
+#include "grid/descriptors.cuh"
 #include "tuned_kernel.cuh"
 #include "warp.cuh"
 

@@ -10,7 +10,7 @@
 //   2. scan each warp's run with thread-serial steps and shuffles;
 //   3. combine the warp totals through shared memory: one barrier, and the tile total is known;
 //   4. warp 0 publishes the AGGREGATE, looks back over the predecessors' descriptors and
-//      publishes the INCLUSIVE value (lookback.cuh, tile_state.cuh); a deterministic scan
+//      publishes the INCLUSIVE value (grid/lookback.cuh, grid/descriptors.cuh); a deterministic scan
 //      (ScanArgs::kDeterministic) looks back in a fixed order instead, so that a floating-point
 //      scan gives the same bits every run;
 //   5. a second barrier hands the carry-in to every thread;
@@ -24,13 +24,13 @@
 //
 // The parameters:
 //   Threads, Items   the tile: Threads x Items elements, Items per thread in registers
-//   How              the publish instruction: Store, Exchange, ExchangeFence (tile_state.cuh)
+//   How              the publish instruction: Store, Exchange, ExchangeFence (grid/protocol.cuh)
 //   Stride           64-bit words from one descriptor to the next: 1 (dense, four to a 32-byte
 //                    sector) or 4 (each in its own sector)
 //   PerLane          descriptors each lane of the look-back warp reads per poll: 1 (a window of
 //                    32 tiles) or 2 (64)
 //   SleepNs          the back-off: 0 spins; otherwise sleep SleepNs before the first poll and
-//                    SleepNs / 2 between polls (lookback.cuh)
+//                    SleepNs / 2 between polls (grid/lookback.cuh)
 //   When             when the aggregate is published. AfterScan: steps 1-6 as above. Early:
 //                    each warp first only reduces its run (a shuffle reduction per round,
 //                    cheaper than the scan), the aggregate goes out after the first barrier,
@@ -45,7 +45,7 @@
 //
 // One launch: CUB, and the other single-pass variants, launch twice per scan: a kernel (or
 // memset) that resets the tile descriptors, then the scan. Here every descriptor carries the
-// run's epoch (tile_state.cuh), a number the host gives each run of a workspace (the library's
+// run's epoch (grid/epochs.cuh), a number the host gives each run of a workspace (the library's
 // scan_zoo::Workspace keeps it; the zoo's harness, RunEpochs), and a descriptor of
 // another epoch reads as "not yet published": the previous run's leftovers need no reset. The
 // workspace must be zero when first used. A scan of one tile uses no descriptor.
@@ -62,7 +62,7 @@
 // word, and a tile's output depends only on its input and the words it read. Values of 8 to 32
 // bytes in 4-byte pieces take a word a piece, each with the whole tag, believed only when the
 // tags agree. Any other T uses the two-field descriptor: value slots, then a status word
-// published with release and polled with acquire (tile_state.cuh).
+// published with release and polled with acquire (grid/descriptors.cuh).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -71,10 +71,11 @@
 #include <type_traits>
 
 #include "core.cuh"
-#include "lookback.cuh"
+#include "grid/epochs.cuh"
+#include "grid/lookback.cuh"
 #include "register_tile.cuh"
 #include "scratch.cuh"
-#include "tile_state.cuh"
+#include "grid/descriptors.cuh"
 #include "warp.cuh"
 
 namespace scan_zoo::detail {
@@ -95,7 +96,7 @@ struct TunedConfig {
   using Tile = RegisterTile<Threads, Items>;
   // 32-bit values share one 64-bit word with their status; values of 8 to 32 bytes in 4-byte
   // pieces (int64, double, a row of a few floats) take one such word a piece; any other T (a
-  // user's struct) gets the two-field descriptor, a status word and value slots (tile_state.cuh).
+  // user's struct) gets the two-field descriptor, a status word and value slots (grid/descriptors.cuh).
   template <class T>
   using State = std::conditional_t<
       sizeof(T) == 4, PackedTileState64<T, Stride, How>,
@@ -132,7 +133,7 @@ struct ScanFront {
 // computes in (registers and descriptors; the loads convert In to Acc, the stores Acc to Out);
 // Op: the operator, copied to the kernel by value with its state; Reverse: a suffix scan (the
 // elements are read and written from the end, TileOrder in register_tile.cuh); Deterministic: the
-// fixed-order look-back (lookback.cuh). Both are compile-time, so that the default kernel carries
+// fixed-order look-back (grid/lookback.cuh). Both are compile-time, so that the default kernel carries
 // nothing of the other forms. `total`, when
 // set, receives the reduction of everything (the front included) as an Out.
 template <class In, class Out, class Acc, class Op, bool Reverse = false, bool Deterministic = false>
@@ -142,7 +143,7 @@ struct ScanArgs {
   using AccT = Acc;
   using OpT = Op;
   static constexpr bool kReverse = Reverse;
-  // The fixed-order look-back (lookback.cuh): the same bits in every run, floating point included.
+  // The fixed-order look-back (grid/lookback.cuh): the same bits in every run, floating point included.
   static constexpr bool kDeterministic = Deterministic;
 
   typename InputPointer<In>::type in;  // const In*, or two arrays read as one (zip.cuh)

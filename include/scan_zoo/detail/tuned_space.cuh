@@ -15,7 +15,7 @@
 //   threads            128, 256, 512: small tiles for small N, large ones for fewer look-backs.
 //   items per thread   4, 8, 16, 32: one to eight 16-byte vectors of int32 per thread. More
 //                      registers than 32 items take cannot keep several blocks on an SM.
-//   publish            store, exchange, exchange + fence (tile_state.cuh): the one-word choice
+//   publish            store, exchange, exchange + fence (grid/protocol.cuh): the one-word choice
 //                      that moved the look-back most.
 //   descriptor stride  1 (dense: four descriptors to a 32-byte sector, a 32-tile poll reads two
 //                      128-byte lines) or 4 (one per sector: eight lines, but no two tiles'

@@ -1,20 +1,10 @@
-// scan_zoo/detail/tile_state.cuh -- the per-tile descriptors through which single-pass scans talk
-// across blocks.
-//
-// A tile publishes (status, value): AGGREGATE with its own total as soon as it has scanned its
-// tile, INCLUSIVE with the total of everything up to and including it once it knows its
-// prefix. INVALID (all-zero memory) means nothing published yet. Two ways keep a descriptor
-// left by an earlier run from being read as this run's:
-//   - zero the state inside every run (one cudaMemsetAsync, part of the timed scan): the zoo's
-//     teaching variants (src/single_pass/single_pass.cuh), with epoch 0 throughout;
-//   - epochs (the tuned scan, tuned_kernel.cuh): every status word carries the run's 30-bit epoch
-//     above its 2 status bits, and a word from another epoch reads as INVALID. The state is
-//     zeroed once, when allocated; each run takes a new epoch, so no run needs a reset launch.
-//     A stale word could only match again after 2^30 more runs on the same workspace.
+// scan_zoo/detail/grid/descriptors.cuh -- the layouts of a tile descriptor: where its status
+// and value live in memory, and how they are published and read (what every layout promises:
+// protocol.cuh).
 //
 // Three layouts, one interface (publish / read, device side; layout, host; `epoch`). The zoo's
 // teaching variants add a fourth, a 30-bit word with no room for an epoch
-// (src/single_pass/tile_state.cuh).
+// (src/grid/descriptor30.cuh).
 //   PackedTileState64<T>  status (and epoch) in the high 32 bits, the value's 32 bits in the low half, one
 //                         64-bit atomic word: a reader always sees a matching pair. 32-bit T.
 //                         Stride: 64-bit words from one descriptor to the next. The look-back
@@ -35,38 +25,6 @@
 //                         INCLUSIVE have separate slots: with one slot, a reader that saw
 //                         AGGREGATE could read the INCLUSIVE value written just after it and count
 //                         the predecessors twice. Any T.
-//
-// Every access is a cuda::atomic_ref operation at device scope. How the accesses are ordered is
-// a DescriptorSync, fixed by each layout (its DescriptorOrders base):
-//   Relaxed                relaxed stores and polls. Enough when the value travels in the same
-//                          word as its flag and the reader needs nothing else the writer wrote:
-//                          coherence of that one word means every read sees a whole store, and
-//                          a tile's output depends only on its input and the words it read. The
-//                          packed descriptors' (CUB's too). Acquire polls were slower at 2^28
-//                          on the H100 (the warp-window look-back; bench/NOTES.md, "The
-//                          single-pass family").
-//   AcquireRelease         release stores, acquire loads on every poll. Needed when the value
-//                          lives in another word: TwoFieldTileState's.
-// (Relaxed polls followed by one acquire fence were measured too, slower than acquire polls:
-// bench/NOTES.md, "The single-pass family".)
-//
-// How a descriptor word is written is the Publish parameter, and it matters more than any other
-// choice of the look-back:
-//   Exchange               an atomic exchange (atom.exch): a read-modify-write, performed at L2,
-//                          whose old value nobody reads. The default of every descriptor.
-//   ExchangeFence          the same, then a device-scope fence (what GPUPrefixSums does after
-//                          publishing its aggregate).
-//   Store                  a plain atomic store (st.relaxed.gpu / st.release.gpu): what the zoo
-//                          did until the measurements of bench/NOTES.md ("Publishing by exchange").
-// The memory order is the same for all three (DescriptorSync above): an exchange is an atomic
-// write of the same one word, so every argument about what a reader may see is unchanged. What
-// differs is how soon the word reaches L2, where the pollers read it, and the measurements say
-// the exchange gets there sooner: the same one-word change in every look-back of the zoo, each
-// measured before and after on the H100 and the H200, is in bench/NOTES.md ("Publishing by
-// exchange"). Our reading: a store is posted, sent into the memory system behind whatever the
-// SM has outstanding and then forgotten; an atomic is an L2 operation with a reply, which the SM
-// issues at once and tracks until L2 has performed it. The fence only adds a wait for the
-// publishing warp.
 #pragma once
 
 #include <cuda/atomic>
@@ -75,72 +33,10 @@
 #include <cstring>
 #include <type_traits>
 
-#include "scratch.cuh"
+#include "../scratch.cuh"
+#include "protocol.cuh"
 
 namespace scan_zoo::detail {
-
-enum TileStatus : std::uint32_t { kTileInvalid = 0, kTileAggregate = 1, kTileInclusive = 2 };
-
-template <class T>
-struct TileView {
-  std::uint32_t status;
-  T value;
-};
-
-template <class U>
-using DeviceAtomic = cuda::atomic_ref<U, cuda::thread_scope_device>;
-
-// A status word: the run's epoch in the high 30 bits, the status in the low 2.
-constexpr std::uint32_t kEpochMask = 0x3FFFFFFFu;
-__host__ __device__ constexpr std::uint32_t tagged_status(std::uint32_t status, std::uint32_t epoch) {
-  return epoch << 2 | status;
-}
-__host__ __device__ constexpr std::uint32_t status_in_epoch(std::uint32_t word, std::uint32_t epoch) {
-  return word >> 2 == epoch ? (word & 3u) : std::uint32_t(kTileInvalid);
-}
-
-// The descriptors of a one-launch single-pass kernel (the tuned scan; in the zoo also the
-// segmented scan, stream compaction and the onesweep sort): one per tile, laid out in the
-// scratch memory, tagged with the epoch the caller chose for this run (scan_zoo::Workspace keeps
-// the library's; a single tile publishes nothing and needs none).
-template <class State>
-struct EpochTileState {
-  static std::size_t workspace_bytes(std::int64_t tiles) {
-    return bytes_of_layout([&](ScratchCarver& counter) { State{}.layout(counter, tiles); });
-  }
-  static State for_run(const Scratch& scratch, std::int64_t tiles, std::uint32_t epoch) {
-    ScratchCarver carver(scratch.data);
-    State state;
-    state.layout(carver, tiles);
-    state.epoch = epoch;
-    return state;
-  }
-};
-
-enum class DescriptorSync { AcquireRelease, Relaxed };
-
-template <DescriptorSync Sync>
-struct DescriptorOrders {
-  static constexpr cuda::memory_order kStore =
-      Sync == DescriptorSync::Relaxed ? cuda::memory_order_relaxed : cuda::memory_order_release;
-  static constexpr cuda::memory_order kPoll =
-      Sync == DescriptorSync::AcquireRelease ? cuda::memory_order_acquire : cuda::memory_order_relaxed;
-};
-
-enum class Publish { Store, Exchange, ExchangeFence };
-
-// Writes a descriptor word the Publish way, with memory order `order`.
-template <Publish How, class U>
-__device__ __forceinline__ void publish_word(U& word, U value, cuda::memory_order order) {
-  DeviceAtomic<U> atomic_word(word);
-  if constexpr (How == Publish::Store) {
-    atomic_word.store(value, order);
-  } else {
-    (void)atomic_word.exchange(value, order);
-    if constexpr (How == Publish::ExchangeFence)
-      cuda::atomic_thread_fence(cuda::memory_order_seq_cst, cuda::thread_scope_device);
-  }
-}
 
 template <class T, int Stride = 4, Publish How = Publish::Exchange>
 struct PackedTileState64 : DescriptorOrders<DescriptorSync::Relaxed> {

@@ -1,6 +1,6 @@
-// scan_zoo/detail/lookback.cuh -- how a single-pass tile obtains its carry-in (the reduction of
-// every element before it) from the tile descriptors of tile_state.cuh: the decoupled look-back
-// (Merrill & Garland 2016) run by a warp.
+// scan_zoo/detail/grid/lookback.cuh -- how a single-pass tile obtains its carry-in (the reduction
+// of every element before it) from the tile descriptors (descriptors.cuh, protocol.cuh): the
+// decoupled look-back (Merrill & Garland 2016) run by a warp.
 //
 //   WarpLookback       the walk by a warp, 32 descriptors per step: each lane reads one,
 //                      the warp waits until none of the 32 is INVALID, keeps the lanes from the
@@ -9,7 +9,7 @@
 //                      fewer steps, more loads per poll; an axis of the tuned scan's space
 //                      (tuned_space.cuh).
 // The zoo's teaching variants add the domino chain and the serial look-back beside it
-// (src/single_pass/lookback.cuh).
+// (src/grid/teaching_lookbacks.cuh).
 //
 // Back-off (the Backoff parameter): a poll that finds a predecessor INVALID is repeated, and a
 // tile that polls as soon as it has published mostly finds its predecessors still scanning.
@@ -26,9 +26,9 @@
 
 #include <cstdint>
 
-#include "core.cuh"
-#include "tile_state.cuh"
-#include "warp.cuh"
+#include "../core.cuh"
+#include "../warp.cuh"
+#include "protocol.cuh"
 
 namespace scan_zoo::detail {
 
