@@ -41,7 +41,7 @@ namespace zoo {
 // The descriptor: the status in the top 2 bits, the value's low 30 bits below (a reader
 // sign-extends them). A value that does not fit raises the overflow flag, which the harness reads
 // after the run (refusal_after_run, through SinglePassVariant), and is published clamped.
-template <class T, Publish How = Publish::Exchange>
+template <class T>
 struct PackedTileState30 : DescriptorOrders<DescriptorSync::Relaxed> {
   static constexpr const char* kUnsupported =
       std::is_same_v<T, std::int32_t> ? nullptr
@@ -68,7 +68,7 @@ struct PackedTileState30 : DescriptorOrders<DescriptorSync::Relaxed> {
       v = v < kMin ? kMin : kMax;
     }
     const std::uint32_t word = (status << 30) | (static_cast<std::uint32_t>(v) & 0x3FFFFFFFu);
-    publish_word<How>(words[tile], word, kStore);
+    publish_word<Publish::Exchange>(words[tile], word, kStore);
   }
   __device__ TileView<T> read(std::int64_t tile) const {
     const std::uint32_t word = DeviceAtomic<std::uint32_t>(words[tile]).load(kPoll);
