@@ -8,7 +8,7 @@
 //
 //   ChainedCarry       wait until the immediate predecessor is INCLUSIVE, then publish this
 //                      tile's INCLUSIVE value. Tile k cannot finish before tile k-1: the chain
-//                      is serial. No back-off by default: its wait is the critical path itself.
+//                      is serial. It polls without a back-off: its wait is the critical path itself.
 //
 // Progress: a tile only ever waits on tiles with a smaller index. Whether those are running is
 // the business of the tile order (single_pass.cuh): with tickets they have already started.
@@ -22,7 +22,7 @@
 
 namespace zoo {
 
-template <class State, class Backoff = NoBackoff>
+template <class State>
 struct ChainedCarry {
   State state;
   std::int64_t tile;
@@ -33,12 +33,8 @@ struct ChainedCarry {
     if (threadIdx.x == 0) {
       T prefix = Op::template identity<T>();
       if (tile > 0) {
-        Backoff::before_first_poll();
         TileView<T> previous = state.read(tile - 1);
-        while (previous.status != kTileInclusive) {
-          Backoff::between_polls();
-          previous = state.read(tile - 1);
-        }
+        while (previous.status != kTileInclusive) previous = state.read(tile - 1);
         prefix = previous.value;
       }
       state.publish(tile, kTileInclusive, Op{}(prefix, total));

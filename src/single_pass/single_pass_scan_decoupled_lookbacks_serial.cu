@@ -39,7 +39,7 @@
 namespace zoo {
 
 // The carry-in source (single_pass.cuh): publish, walk back one descriptor at a time, publish.
-template <class State, class Backoff = LookbackBackoff>
+template <class State>
 struct SerialLookback {
   State state;
   std::int64_t tile;
@@ -48,13 +48,13 @@ struct SerialLookback {
   // descriptor (32 lanes reading one word make one request), the control flow stays warp-uniform,
   // and ptxas keeps it spill-free (as thread 0 alone, sleeping inside the loop cost a 4-byte spill).
   template <class T, class Op>
-  __device__ T get(T total, bool closed = false) const {
-    return decoupled_lookback<T, Op, Backoff>(state, tile, total, closed, [&] {
+  __device__ T get(T total) const {
+    return decoupled_lookback<T, Op, LookbackBackoff>(state, tile, total, false, [&] {
       const Op op;
       T prefix = Op::template identity<T>();
       for (std::int64_t i = tile - 1;; --i) {
         TileView<T> view;
-        while ((view = state.read(i)).status == kTileInvalid) Backoff::between_polls();
+        while ((view = state.read(i)).status == kTileInvalid) LookbackBackoff::between_polls();
         prefix = op(view.value, prefix);  // earlier tiles go on the left
         if (view.status == kTileInclusive) return prefix;
       }

@@ -32,11 +32,6 @@
 
 namespace scan_zoo::detail {
 
-struct NoBackoff {
-  __device__ static void before_first_poll() {}
-  __device__ static void between_polls() {}
-};
-
 template <unsigned FirstNs, unsigned PollNs>
 struct SleepBackoff {
   __device__ static void before_first_poll() {
