@@ -69,6 +69,15 @@ def test_dtypes_without_code_are_refused_with_what_is_taken(op, in_dtype, asked,
         _dtypes.scan_output_dtype(op, in_dtype, asked)
 
 
+def test_numpy_dtype_names_in_any_spelling_are_remembered():
+    """CuPy's and JAX's dtype_name: every spelling of a dtype gives its name, the second time from
+    the cache (the key is the spelling as given)."""
+    for spelling, name in [(np.float32, "float32"), (np.dtype("int64"), "int64"), ("float16", "float16")]:
+        assert _dtypes.numpy_dtype_name(spelling) == name
+        assert _dtypes._NUMPY_NAMES[spelling] == name
+        assert _dtypes.numpy_dtype_name(spelling) == name
+
+
 def test_recurrence_state_dtypes():
     assert _dtypes.recurrence_state_dtype("bfloat16", "bfloat16") == "float32"
     assert _dtypes.recurrence_state_dtype("float64", "float64") == "float64"

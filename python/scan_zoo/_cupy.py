@@ -2,22 +2,13 @@
 outputs and workspaces from CuPy's memory pool, no synchronization."""
 import cupy
 
-from . import _core
+from . import _core, _dtypes
 from ._extension_loader import extension
 
 _WORKSPACES = _core.Workspaces(extension)
 
 
-_NAMES = {}  # a dtype in any spelling -> its name
-
-
-def dtype_name(dtype):
-    """"float32" for numpy.float32, numpy.dtype("float32") or "float32": a dict lookup once seen,
-    since numpy's dtype.name takes microseconds, a large part of a small scan's host time."""
-    name = _NAMES.get(dtype)
-    if name is None:
-        name = _NAMES[dtype] = cupy.dtype(dtype).name
-    return name
+dtype_name = _dtypes.numpy_dtype_name  # CuPy's dtypes are NumPy's
 
 
 def check_cuda(x, function, what="x"):

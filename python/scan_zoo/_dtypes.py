@@ -25,6 +25,19 @@ EXTREME_TYPES = ("int32", "int64", "float32", "float64", "bfloat16", "float16")
 # linear_recurrence: a's and b's dtype -> the state's (h's).
 RECURRENCE_STATES = {"float32": "float32", "bfloat16": "float32", "float16": "float32", "float64": "float64"}
 
+_NUMPY_NAMES = {}  # a NumPy dtype in any spelling -> its name
+
+
+def numpy_dtype_name(dtype):
+    """"float32" for numpy.float32, numpy.dtype("float32") or "float32" (CuPy's and JAX's dtypes are
+    NumPy's): a dict lookup once seen, since numpy.dtype(...).name takes microseconds, a large part
+    of a small scan's host time."""
+    name = _NUMPY_NAMES.get(dtype)
+    if name is None:
+        import numpy  # here, not above: CuPy and JAX bring it, and a PyTorch caller never gets here
+        name = _NUMPY_NAMES[dtype] = numpy.dtype(dtype).name
+    return name
+
 
 def scan_output_dtype(op, in_dtype, dtype):
     """The output dtype of a scan with operator `op` of an `in_dtype` array when `dtype` (a name or

@@ -32,14 +32,7 @@ for _name, _capsule in extension.jax_handlers().items():
     jax.ffi.register_ffi_target(_name, _capsule, platform="CUDA")
 
 
-_NAMES = {}  # a dtype in any spelling -> its name (numpy's dtype.name takes microseconds)
-
-
-def dtype_name(dtype):
-    name = _NAMES.get(dtype)
-    if name is None:
-        name = _NAMES[dtype] = np.dtype(dtype).name
-    return name
+dtype_name = _dtypes.numpy_dtype_name  # JAX's dtypes are NumPy's (bfloat16 by ml_dtypes)
 
 
 def check_cuda(x, function, what="x"):
