@@ -77,3 +77,33 @@ def test_the_front_door_lists_every_binary_under_its_folder():
         listed.update({name: folder for name in re.findall(r"`(\w+)`", names)})
     on_disk = {p.stem: p.parent.name for p in (ROOT / "src").glob("*/*.cu")}
     assert listed == on_disk
+
+
+def heading_anchors(text):
+    """GitHub's anchors of a Markdown file's headings: lower case, punctuation dropped, spaces to
+    hyphens (repeats numbered -1, -2, ...)."""
+    anchors, seen = set(), {}
+    for title in re.findall(r"^#{1,6} (.+)$", re.sub(r"```.*?```", "", text, flags=re.S), re.M):
+        anchor = re.sub(r"[^\w\- ]", "", title.strip().lower()).replace(" ", "-")
+        n = seen.get(anchor, 0)
+        seen[anchor] = n + 1
+        anchors.add(anchor if n == 0 else f"{anchor}-{n}")
+    return anchors
+
+
+def test_links_of_the_notes_and_their_archive_resolve():
+    """bench/NOTES.md (by topic) and bench/notes/ (the dated logs) link to each other and to their
+    own sections: every link's file exists from the linking file's folder, and every #anchor is a
+    heading of its target."""
+    broken = []
+    for document in [NOTES, *sorted((ROOT / "bench" / "notes").glob("*.md"))]:
+        text = document.read_text()
+        for target, anchor in re.findall(r"\]\(([^)#\s]*)(?:#([^)\s]*))?\)", text):
+            if target.startswith(("http://", "https://")):
+                continue
+            path = (document.parent / target) if target else document
+            if not path.exists():
+                broken.append(f"{document.relative_to(ROOT)}: link {target}")
+            elif anchor and anchor not in heading_anchors(path.read_text()):
+                broken.append(f"{document.relative_to(ROOT)}: anchor {target}#{anchor}")
+    assert not broken, "\n".join(broken)
