@@ -1,5 +1,7 @@
-"""Compares two timing tables row by row, like nvbench's compare script: has B, a sweep of yours,
-moved against A, the reference (or the sweep before your change)?
+"""Compares two timing tables row by row: B faster, slower or the same as A, within the noise.
+
+Like nvbench's compare script: has B, a sweep of yours, moved against A, the reference (or the
+sweep before your change)?
 
   python3 scripts/compare.py bench/h100/timing.txt results/h100/timing.txt
   python3 scripts/compare.py A B --variants cub_scan,single_pass_scan_tuned --sizes 2^20,2^28

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# device_session.sh -- one GPU session in one call: build, the full test suite with the GPU
-# tests executed, the sanitizers, and a benchmark sweep. Logs and results go to $OUT (or
-# ./device_out when $OUT is unset). Steps are bounded so the whole call fits in ten minutes
-# (BUILD_LIMIT, TEST_LIMIT, STRESS_LIMIT, SANITIZE_LIMIT, BENCH_LIMIT, TUNE_LIMIT: seconds per step; TESTS:
-# the pytest arguments of the test step, to split the suite over calls, e.g.
-# TESTS="tests --ignore=tests/test_gpu.py", then TESTS="tests/test_gpu.py"; with the GPU tests
+# device_session.sh -- one GPU session in one call: build, tests, sanitizers, sweeps, tuning.
+#
+# The full test suite with the GPU tests executed, the sanitizers, a benchmark sweep. Logs and
+# results go to $OUT (or ./device_out when $OUT is unset). Steps are bounded so the whole call fits
+# in ten minutes (BUILD_LIMIT, TEST_LIMIT, STRESS_LIMIT, SANITIZE_LIMIT, BENCH_LIMIT, TUNE_LIMIT:
+# seconds per step; TESTS: the pytest arguments of the test step, to split the suite over calls,
+# e.g. TESTS="tests --ignore=tests/test_gpu.py", then TESTS="tests/test_gpu.py"; with the GPU tests
 # the suite takes longer than one call on an H100: run it in parts on a machine kept warm).
 #   SCAN_ZOO_COMMIT=<sha> scripts/device_session.sh [steps...]
 #   One device call may run 10 minutes: with the whole zoo, split the steps over calls, e.g.

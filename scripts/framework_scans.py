@@ -1,5 +1,6 @@
-"""framework_scans.py -- the prefix sums Python users call, torch.cumsum, cupy.cumsum,
-jax.numpy.cumsum and NVIDIA's cuda.compute, and the zoo's own from Python (the scan_zoo package),
+"""Timed rows of the frameworks' scans: torch, CuPy and JAX cumsum, cuda.compute, scan_zoo.
+
+The prefix sums Python users call, torch.cumsum, cupy.cumsum, jax.numpy.cumsum and NVIDIA's cuda.compute, and the zoo's own from Python (the scan_zoo package),
 measured by the zoo's protocol and printed as rows of the zoo's schema, so that they sit in the
 same tables and charts as the binaries (bin/cub_scan, bin/thrust_scan, ...).
 

@@ -1,4 +1,6 @@
-"""The short name of a GPU, its "slug": the folder under bench/ that holds what was measured on it
+"""The short name of a GPU, its "slug" (h100, h200): its folder under bench/.
+
+The slug is the folder under bench/ that holds what was measured on the GPU
 (bench/h100/timing.txt, bench/h100/tuning.txt, ...), and the suffix of its row table in the
 generated include/scan_zoo/detail/tuned_table.cuh.
 

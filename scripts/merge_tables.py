@@ -1,5 +1,4 @@
-#!/usr/bin/env python3
-"""merge_tables.py -- one timing table from the parts of a sweep run in pieces.
+"""One timing table from the parts of a sweep run in pieces.
 
 A sweep of the whole zoo takes about 11 minutes on an H100; where one call to a GPU machine may
 run less than that, the sweep runs as several bench.sh calls, one after the other on the same

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# multi_gpu_bench.sh -- the sweep of the scans across GPUs, by default into
-# results/<gpu>_x<G>/timing.txt (ignored by git; the committed reference,
+# multi_gpu_bench.sh -- the sweep of the scans across GPUs, into results/<gpu>_x<G>/timing.txt.
+#
+# That folder is the default (ignored by git; the committed reference,
 # bench/multi_gpu/<gpu>_x<G>/timing.txt, is written only when --out names it).
 #
 #   ./scripts/multi_gpu_bench.sh                  every visible GPU, per-GPU shards 2^20 .. 2^34

@@ -1,6 +1,8 @@
-"""Summarizes `ncu --csv` output (stdin) as one line per kernel launch: duration, DRAM
-throughput, shared-memory bank conflicts, achieved occupancy and barrier stalls. Used by
-scripts/profile_kernels.sh."""
+"""Summarizes `ncu --csv` output (stdin) as one line per kernel launch.
+
+Per launch: duration, DRAM throughput, shared-memory bank conflicts, achieved occupancy and
+barrier stalls. Used by scripts/profile_kernels.sh.
+"""
 import collections
 import csv
 import sys

@@ -1,5 +1,6 @@
-"""Charts of bench.sh sweeps (pandas + matplotlib), one set per GPU, written next to its timing
-table (bench/<gpu>/timing.txt, or results/<gpu>/timing.txt for a sweep of your own):
+"""Charts of bench.sh sweeps (pandas + matplotlib), one set per GPU, beside its timing table.
+
+Beside bench/<gpu>/timing.txt, or results/<gpu>/timing.txt for a sweep of your own:
 
   latency_pow2_top3.png  latency vs N: the three fastest variants (by mean latency over the
                          powers of two every one of them completed) plus CUB

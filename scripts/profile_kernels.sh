@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# profile_kernels.sh -- per-kernel time and the few counters that explain a scan's speed, from
-# Nsight Compute, for the given variants at one size (int32 inclusive sum).
+# profile_kernels.sh -- per-kernel time and the few counters that explain a scan's speed.
+#
+# From Nsight Compute, for the given variants at one size (int32 inclusive sum).
 #   scripts/profile_kernels.sh N variant [variant ...]
 # Columns: kernel, duration (us), DRAM throughput (% of peak), shared-memory bank conflicts
 # (loads + stores), achieved occupancy (% of max warps), barrier stall (cycles per issued

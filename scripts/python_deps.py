@@ -1,5 +1,6 @@
-"""Checks the Python packages of requirements.txt (the Makefile's python-deps runs it before the
-scripts and tests): exit 0 when every one can be imported, 1 when one is missing (make then
+"""Checks that the Python packages of requirements.txt can be imported.
+
+The Makefile's python-deps runs it before the scripts and tests: exit 0 when every one can be imported, 1 when one is missing (make then
 installs the pinned set into the project's .venv). A package present at a version other than
 the pinned one is used as it is, with a line saying so: an offline machine (the GPU box) keeps
 working with what it has, and the line tells a puzzled reader where a difference may come from.

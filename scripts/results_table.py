@@ -1,5 +1,6 @@
-"""Regenerates the documents' results tables from every GPU's sweep, bench/<gpu>/timing.txt (one
-column group or block per GPU, GPUs ordered by slug: scripts/gpu_slug.py). Each table sits
+"""Regenerates the documents' results tables from every GPU's sweep, bench/<gpu>/timing.txt.
+
+One column group or block per GPU, GPUs ordered by slug (scripts/gpu_slug.py). Each table sits
 between its markers, `<!-- NAME:begin ... -->` and `<!-- NAME:end -->` (the begin marker's text
 is kept), in whichever of the documents holds them (README.md, docs/results.md,
 docs/variants.md), and opens with a line naming each GPU's device, sweep, commit, date and file.

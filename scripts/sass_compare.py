@@ -1,6 +1,7 @@
-"""Compares two `cuobjdump -sass` listings of one binary built from two commits: kernel count,
-instruction count, and per kernel whether its opcodes are identical, the earlier ones with some
-removed, or otherwise different; then the opcodes removed and added over all kernels.
+"""Compares the SASS of one binary built from two commits, kernel by kernel.
+
+Two `cuobjdump -sass` listings: kernel count, instruction count, and per kernel whether its
+opcodes are identical, the earlier ones with some removed, or otherwise different; then the opcodes removed and added over all kernels.
 
 Usage: python3 scripts/sass_compare.py before.sass after.sass
 (bench/NOTES.md, "The library's own include root", compared the tuned binary this way.)

@@ -1,8 +1,9 @@
-"""N in the binaries' syntax (src/harness/cli.hpp, parse_size), for the Python scripts:
-1048576, 64K, 16M, 1G (K/M/G: 2^10/2^20/2^30), 2^20, each optionally +OFFSET or -OFFSET
-(2^24+1, 2^22-1), comma lists of them; the same range (up to 2^62) and the same refusals, so a
-list that a binary takes, every script takes, and the other way round (tests/test_frameworks.py
-holds the two parsers to the same answers). Errors are ValueErrors with the binaries' wording.
+"""N in the binaries' syntax (src/harness/cli.hpp, parse_size), for the Python scripts.
+
+Accepted: 1048576, 64K, 16M, 1G (K/M/G: 2^10/2^20/2^30), 2^20, each optionally +OFFSET or
+-OFFSET (2^24+1, 2^22-1), comma lists of them; the same range (up to 2^62) and the same
+refusals, so a list that a binary takes, every script takes, and the other way round
+(tests/test_frameworks.py holds the two parsers to the same answers). Errors are ValueErrors with the binaries' wording.
 
     from sizes import parse_size, parse_sizes
     parse_sizes("2^20,1M,2^24+1")  ->  [1048576, 1048576, 16777217]

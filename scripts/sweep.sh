@@ -1,5 +1,6 @@
-# sweep.sh -- sourced by bench.sh and tune/tune.sh (stress.sh takes its ETA): the parts of a
-# sweep into a table that they need, said once.
+# sweep.sh -- the parts of a sweep into a table, said once (sourced, not run).
+#
+# Sourced by bench.sh and tune/tune.sh (stress.sh takes its ETA).
 #   sweep_default_out HEADER DIR FILE
 #                                   prints DIR/<gpu>/FILE, <gpu> the slug of HEADER's GPU
 #                                   (scripts/gpu_slug.py); exit 4 when HEADER names none. Each

@@ -1,5 +1,6 @@
-"""A timing table (bench.sh's timing.txt) as JSON, in the shape of nvbench's JSON output, for
-tools that read that rather than our text columns. bench.sh writes it beside every table it
+"""A timing table (bench.sh's timing.txt) as JSON, in the shape of nvbench's JSON output.
+
+For tools that read that rather than our text columns. bench.sh writes it beside every table it
 writes (timing.txt -> timing.json).
 
   {"meta":       the header's other lines: title, date, git_commit, nvcc, build_flags, l2, sweep,
