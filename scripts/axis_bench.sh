@@ -40,7 +40,7 @@ done
 [ "$lengths" = none ] && lengths=""
 [ "$columns" = none ] && columns=""
 if [ -z "$out_dir" ]; then
-  gpu=$(bin/memcpy_baseline --device-info | "${PYTHON:-python3}" scripts/gpu_slug.py) || exit 4
+  gpu=$(bin/memcpy_baseline --device-info | "${PYTHON:-python3}" -m scripts gpu-slug) || exit 4
   out_dir=results/$gpu/axis
 fi
 mkdir -p "$out_dir"

@@ -39,7 +39,7 @@ export PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu --format=csv | tee "$out/gpu.txt"
 
 # This GPU's results folder, as bench.sh and tune.sh name it (asked after the build step).
-gpu_dir() { echo "bench/$(bin/memcpy_baseline --device-info | "${PYTHON:-python3}" scripts/gpu_slug.py)"; }
+gpu_dir() { echo "bench/$(bin/memcpy_baseline --device-info | "${PYTHON:-python3}" -m scripts gpu-slug)"; }
 # Copies files to the same paths under $OUT.
 keep() { for path in "$@"; do [ -e "$path" ] && mkdir -p "$out/$(dirname "$path")" && cp "$path" "$out/$path"; done; }
 for step in "${steps[@]}"; do
@@ -86,7 +86,7 @@ for step in "${steps[@]}"; do
                [ -e "results/parts/${gpu}_part${k}of$parts_n.txt" ] && part_files+=("results/parts/${gpu}_part${k}of$parts_n.txt")
              done
              if [ ${#part_files[@]} -eq "$parts_n" ]; then
-               "${PYTHON:-python3}" scripts/merge_tables.py "${part_files[@]}" -o "$(gpu_dir)/timing.txt" >>"$out/bench.log" 2>&1 ||
+               "${PYTHON:-python3}" -m scripts merge-tables "${part_files[@]}" -o "$(gpu_dir)/timing.txt" >>"$out/bench.log" 2>&1 ||
                  status=$?
                keep "$(gpu_dir)/timing.txt" "$(gpu_dir)/timing.json"
              fi
@@ -98,7 +98,7 @@ for step in "${steps[@]}"; do
            tail -n 2 "$out/bench.log" ;;
     bench-hot)  # the cache-regime chart's hot sweep: memcpy, CUB and the fastest variant of this GPU's cold sweep
            dir=$(gpu_dir)
-           fastest=$("${PYTHON:-python3}" -c 'import sys; sys.path.insert(0, "scripts"); import plots, timing_table as t
+           fastest=$("${PYTHON:-python3}" -c 'import sys; from scripts import plots, timing_table as t
 _, rows = t.load(sys.argv[1]); rows = t.scan_rows(rows); ok = plots.passed(rows)
 sizes = sorted(n for n in ok["n"].unique() if n & (n - 1) == 0)
 print(plots.fastest(rows, [v for v in ok["variant"].unique() if v not in plots.REFERENCES], sizes)[0])' \

@@ -16,5 +16,5 @@ for variant in "$@"; do
   binary=$variant; [ -x "$binary" ] || binary=bin/$variant
   echo "== $variant n=$n"
   ncu --clock-control none --metrics "$metrics" --csv "$binary" "$n" --check-only 2>/dev/null |
-    "${PYTHON:-python3}" scripts/ncu_summary.py
+    "${PYTHON:-python3}" -m scripts ncu-summary
 done
