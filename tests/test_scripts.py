@@ -875,3 +875,51 @@ def test_the_axis_chart_reads_every_table_of_a_sweep_along_an_axis(tmp_path):
                     ("cub_scan", "256 x 8"): 50.0, ("cub_row_scans", "128 x 8"): 1.0,
                     ("column_scan", "256 x 4"): 50.0, ("torch_cumsum", "256 x 4"): 0.5}
 
+
+# --- python3 -m scripts: the one entry to the tools.
+
+def test_the_entry_lists_every_tool_in_the_folder():
+    """Every .py and .sh in scripts/ (globbed here, not taken from the entry) is in the listing: a
+    module with main(argv) or an executable .sh as a command named with dashes, with its manual's
+    first line; the rest as helpers. A file the entry would not run fails this test."""
+    result = run([*SCRIPTS])
+    assert result.returncode == 0 and result.stdout.startswith("usage: python3 -m scripts COMMAND")
+    commands, helpers = result.stdout.split("\nhelpers")
+    files = [p for p in sorted((ROOT / "scripts").glob("*.py")) + sorted((ROOT / "scripts").glob("*.sh"))
+             if p.name not in ("__init__.py", "__main__.py")]
+    for path in files:
+        name = path.stem.replace("_", "-")
+        if re.search(rf"^  {re.escape(name)} +\S", commands, re.M):
+            assert path.suffix == ".sh" or re.search(r"^def main\(argv\):", path.read_text(), re.M), path
+        else:
+            assert f"  {path.name}: " in helpers, f"{path.name} is neither a command nor a helper"
+    for name in ("results-table", "merge-tables", "framework-scans", "gpu-slug", "plots", "compare", "sizes",
+                 "sanitize", "stress"):
+        assert re.search(rf"^  {name} +\S", commands, re.M), name
+    assert run([*SCRIPTS, "--help"]).stdout == result.stdout
+
+
+def test_an_unknown_command_exits_2_saying_so():
+    result = run([*SCRIPTS, "no-such-tool"])
+    assert result.returncode == 2 and result.stdout == ""
+    assert "unknown command 'no-such-tool'" in result.stderr
+
+
+def test_a_command_runs_its_module_and_a_shell_command_its_script():
+    assert run([*SCRIPTS, "sizes", "2^20,1M,2^24+1"]).stdout == "1048576,1048576,16777217\n"
+    refused = run([*SCRIPTS, "sizes", "1,,2"])
+    assert refused.returncode == 2 and "empty item in the N list" in refused.stderr
+    # table_header.sh with a binary that cannot say its GPU: exit 4, through the entry as by itself.
+    arguments = ["/bin/false", "title", "cold", "sweep"]
+    by_entry, by_itself = run([*SCRIPTS, "table-header", *arguments]), run([ROOT / "scripts" / "table_header.sh", *arguments])
+    assert by_entry.returncode == by_itself.returncode == 4
+
+
+def test_no_sys_path_edits_in_scripts_tests_or_tune():
+    """The tools import each other as the package scripts; tests/ and tune/ import it too."""
+    edits = [f"{path.relative_to(ROOT)}:{number}"
+             for folder in ("scripts", "tests", "tune") for path in sorted((ROOT / folder).rglob("*"))
+             if path.suffix in (".py", ".sh") and path.is_file()
+             for number, line in enumerate(path.read_text().splitlines(), 1)
+             if re.search(r"sys\.path\.(insert|append)|sys\.path *\+?=", line)]
+    assert edits == []
