@@ -318,7 +318,7 @@ tune: all tuner python-deps
 
 # Every GPU's sweep, so that tuning on one GPU replaces that GPU's table and keeps the others'.
 tune-select: python-deps build/tune/space.txt
-	$(PYTHON) tune/tune_select.py --bench-dir bench --space build/tune/space.txt --table include/scan_zoo/detail/tuned_table.cuh
+	$(PYTHON) -m tune.tune_select --bench-dir bench --space build/tune/space.txt --table include/scan_zoo/detail/tuned_table.cuh
 
 # The Python environment: .venv, created with access to the system's packages (a GPU machine's
 # own PyTorch and CuPy stay visible for the framework rows, and an offline machine that already
@@ -328,7 +328,7 @@ tune-select: python-deps build/tune/space.txt
 # (scripts/python_deps.py). With PYTHON=<your interpreter>, no .venv is created: what is missing
 # goes into that interpreter's environment.
 python-deps: $(if $(filter $(VENV_PYTHON),$(PYTHON)),$(VENV_PYTHON))
-	@$(PYTHON) scripts/python_deps.py requirements.txt || \
+	@$(PYTHON) -m scripts python-deps requirements.txt || \
 	  { echo "make: installing into $(PYTHON): $$(grep -v '^#' requirements.txt | tr '\n' ' ') (pip, from the Python package index)"; \
 	    $(PYTHON) -m pip install --disable-pip-version-check -r requirements.txt || \
 	    { echo "make: pip could not install requirements.txt into $(PYTHON): an offline machine needs them installed beforehand, or PYTHON=<an interpreter that has them>"; exit 2; }; }
@@ -378,11 +378,11 @@ bench: all python-deps python-package
 # the charts beside each table, the tables on stdout; the documents are left alone.
 plots: python-deps
 ifdef FROM
-	$(PYTHON) scripts/results_table.py --from "$(FROM)"
-	$(PYTHON) scripts/plots.py --from "$(FROM)"
+	$(PYTHON) -m scripts results-table --from "$(FROM)"
+	$(PYTHON) -m scripts plots --from "$(FROM)"
 else
-	$(PYTHON) scripts/results_table.py --bench-dir bench --readme README.md --readme docs/results.md --readme docs/variants.md
-	$(PYTHON) scripts/plots.py --bench-dir bench
+	$(PYTHON) -m scripts results-table --bench-dir bench --readme README.md --readme docs/results.md --readme docs/variants.md
+	$(PYTHON) -m scripts plots --bench-dir bench
 endif
 
 sass: $(if $(V),bin/$(V))

@@ -11,7 +11,7 @@
 # <gpu> is the GPU's short name (h100, h200: scripts/gpu_slug.py on the first binary's
 # --device-info), so that each GPU's results have a folder of their own. results/ is ignored by
 # git: a sweep never overwrites the reference data committed in bench/<gpu>/ unless --out names
-# it. Compare a sweep with the reference: python3 scripts/compare.py bench/h100/timing.txt
+# it. Compare a sweep with the reference: python3 -m scripts compare bench/h100/timing.txt
 # results/h100/timing.txt; draw its charts: make plots FROM=results/h100.
 # Default: int32 inclusive sum at every power of two from 2^10 to 2^30 plus a few awkward sizes.
 # One process per binary runs its whole size list (a CUDA context costs ~0.2 s to create). If a
@@ -284,7 +284,7 @@ done
 [ ${#frameworks[@]} -gt 0 ] && echo "bench.sh: ${frameworks[*]} (scripts/framework_scans.py)" >&2
 for framework in "${frameworks[@]}"; do
   : >"$tmp.rows"
-  "${PYTHON:-python3}" "$script_dir/scripts/framework_scans.py" "$sizes" --type "$type" $hot \
+  scripts_command framework-scans "$sizes" --type "$type" $hot \
     --variants "$framework" ${axis_option:+"$axis_option" "$axis_extent"} >"$tmp.rows" 2>"$tmp.err"
   rc=$?
   awk -v fields=${#column_names[@]} 'NF == fields' "$tmp.rows" >>"$tmp"
@@ -299,5 +299,5 @@ echo "bench.sh: wrote $out ($(grep -vc '^#' "$out") lines, $((SECONDS - started)
 # so that a JSON left beside the table always describes it.
 json=${out%.txt}.json
 rm -f "$json"
-"${PYTHON:-python3}" "$script_dir/scripts/timing_json.py" "$out" -o "$json" ||
+scripts_command timing-json "$out" -o "$json" ||
   echo "bench.sh: warning: $json not written (the table is complete; see above)" >&2

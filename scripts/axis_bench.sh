@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# axis_bench.sh -- the sweep along an axis (issue 33; bench/NOTES.md, "Scans along an axis"): scans
-# along the rows of [rows, length] arrays and down the columns of [rows, columns] arrays, at the
-# issue's shapes and around them, each beside a copy of the same bytes, CUB's ways (scan-by-key
-# over row ids, a scan per row or per column), CUB's scan of the whole array as one line, and
-# torch / CuPy's cumsum along the same axis.
+# axis_bench.sh -- the sweep along an axis: scans along rows and down columns, beside copies.
+#
+# Issue 33 (bench/NOTES.md, "Scans along an axis"): scans along the rows of [rows, length] arrays
+# and down the columns of [rows, columns] arrays, at the issue's shapes and around them, each beside
+# a copy of the same bytes, CUB's ways (scan-by-key over row ids, a scan per row or per column),
+# CUB's scan of the whole array as one line, and torch / CuPy's cumsum along the same axis.
 #
 #   scripts/axis_bench.sh [--out-dir DIR] [--types int32,float32,int64] [--lengths L,...]
 #                         [--columns C,...] [bench.sh options]
@@ -39,7 +40,7 @@ done
 [ "$lengths" = none ] && lengths=""
 [ "$columns" = none ] && columns=""
 if [ -z "$out_dir" ]; then
-  gpu=$(bin/memcpy_baseline --device-info | "${PYTHON:-python3}" scripts/gpu_slug.py) || exit 4
+  gpu=$(bin/memcpy_baseline --device-info | "${PYTHON:-python3}" -m scripts gpu-slug) || exit 4
   out_dir=results/$gpu/axis
 fi
 mkdir -p "$out_dir"

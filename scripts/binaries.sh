@@ -1,5 +1,6 @@
-# binaries.sh -- sourced by the scripts that run every zoo binary (bench.sh, stress.sh,
-# sanitize.sh, large_n.sh): which binaries those are, said once.
+# binaries.sh -- which binaries the sweeps and checks run, said once (sourced, not run).
+#
+# Sourced by the scripts that run every zoo binary (bench.sh, stress.sh, sanitize.sh, large_n.sh).
 #   zoo_binaries DIR [--single-gpu]   the name of every executable file in DIR, one per line, in
 #                                     order; --single-gpu leaves out the multi_gpu_* binaries,
 #                                     whose rows spread one N over several GPUs and whose NCCL

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# cccl_new.sh -- the headers of a newer CCCL than the toolkit's, for the one binary that needs
-# them: bin/cub_device_segmented_scan, CUB's DeviceSegmentedScan, which the toolkit's CCCL 3.0
-# lacks. They come from the Python package index's nvidia-cuda-cccl (about 4 MB) and are unpacked
-# once into DIR/include; nothing is installed, and no other binary sees them (Makefile).
+# cccl_new.sh -- the headers of a CCCL newer than the toolkit's, for the one binary that needs them.
+#
+# That binary is bin/cub_device_segmented_scan, CUB's DeviceSegmentedScan, which the toolkit's CCCL
+# 3.0 lacks. They come from the Python package index's nvidia-cuda-cccl (about 4 MB) and are
+# unpacked once into DIR/include; nothing is installed, and no other binary sees them (Makefile).
 #
 #   scripts/cccl_new.sh DIR        (make uses build/cccl-new)
 #

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# check_env.sh -- what a build will use, said before it starts: nvcc and its CUDA version, CCCL
-# (CUB, Thrust), NCCL, the NVIDIA driver and GPU (when one is visible), the architectures the
-# binaries are built for, and the Python the scripts and tests run with. `make check-env` runs it;
-# `make` runs it once per change of its inputs (build/flags.txt).
+# check_env.sh -- what a build will use, said before it starts: nvcc, CCCL, GPU, Python, ...
+#
+# In full: nvcc and its CUDA version, CCCL (CUB, Thrust), NCCL, the NVIDIA driver and GPU (when one
+# is visible), the architectures the binaries are built for, and the Python the scripts and tests
+# run with. `make check-env` runs it; `make` once per change of its inputs (build/flags.txt).
 #
 #   [NCCL=0|1] scripts/check_env.sh ARCH_LIST PYTHON     (NCCL: what make found; no line without it)
 #

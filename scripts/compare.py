@@ -1,8 +1,10 @@
-"""Compares two timing tables row by row, like nvbench's compare script: has B, a sweep of yours,
-moved against A, the reference (or the sweep before your change)?
+"""Compares two timing tables row by row: B faster, slower or the same as A, within the noise.
 
-  python3 scripts/compare.py bench/h100/timing.txt results/h100/timing.txt
-  python3 scripts/compare.py A B --variants cub_scan,single_pass_scan_tuned --sizes 2^20,2^28
+Like nvbench's compare script: has B, a sweep of yours, moved against A, the reference (or the
+sweep before your change)?
+
+  python3 -m scripts compare bench/h100/timing.txt results/h100/timing.txt
+  python3 -m scripts compare A B --variants cub_scan,single_pass_scan_tuned --sizes 2^20,2^28
 
 For every (variant, type, op, mode, N) measured in both tables: each median time, B's over A's
 (below 1: B is faster), B's GB/s over A's (above 1: B is faster), and a verdict:
@@ -22,14 +24,12 @@ Exit codes: 0 compared (whatever the verdicts); 1 a table cannot be read; 2 a us
 import argparse
 import math
 import sys
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from sizes import parse_sizes  # noqa: E402
-from timing_table import load  # noqa: E402
+from scripts.sizes import parse_sizes
+from scripts.timing_table import load
 
 KEY = ["variant", "type", "op", "mode", "n"]
 
@@ -150,14 +150,14 @@ def markdown(a_path, a_header, b_path, b_header, compared):
     return "\n".join(lines)
 
 
-def main():
+def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("a", help="the reference timing table (e.g. bench/h100/timing.txt)")
     parser.add_argument("b", help="the table compared with it (e.g. results/h100/timing.txt)")
     parser.add_argument("--variants", help="comma list: only these variants")
     parser.add_argument("--sizes", type=size_list, help="comma list of N: only these sizes")
     parser.add_argument("--format", choices=("markdown", "csv"), default="markdown")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     tables = []
     for path in (args.a, args.b):
         try:
@@ -176,6 +176,3 @@ def main():
     else:
         print(markdown(args.a, a_header, args.b, b_header, compared))
 
-
-if __name__ == "__main__":
-    main()

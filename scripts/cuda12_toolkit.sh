@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# cuda12_toolkit.sh -- CUDA 12.4, the oldest toolkit the library supports, assembled beside the
-# system's one so that CI compiles the library with it too (make cuda12-check). Nothing is
-# installed system-wide: everything lands in DIR, once; a complete DIR is reused as it is.
+# cuda12_toolkit.sh -- CUDA 12.4, the oldest toolkit the library supports, assembled for CI.
+#
+# Assembled beside the system's one so that CI compiles the library with it too (make cuda12-check).
+# Nothing is installed system-wide: everything lands in DIR, once; a complete DIR is reused.
 #
 #   scripts/cuda12_toolkit.sh DIR        (make uses build/cuda12)
 #   DIR/nvcc                             the compiler, called like any nvcc

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# device_session.sh -- one GPU session in one call: build, the full test suite with the GPU
-# tests executed, the sanitizers, and a benchmark sweep. Logs and results go to $OUT (or
-# ./device_out when $OUT is unset). Steps are bounded so the whole call fits in ten minutes
-# (BUILD_LIMIT, TEST_LIMIT, STRESS_LIMIT, SANITIZE_LIMIT, BENCH_LIMIT, TUNE_LIMIT: seconds per step; TESTS:
-# the pytest arguments of the test step, to split the suite over calls, e.g.
-# TESTS="tests --ignore=tests/test_gpu.py", then TESTS="tests/test_gpu.py"; with the GPU tests
+# device_session.sh -- one GPU session in one call: build, tests, sanitizers, sweeps, tuning.
+#
+# The full test suite with the GPU tests executed, the sanitizers, a benchmark sweep. Logs and
+# results go to $OUT (or ./device_out when $OUT is unset). Steps are bounded so the whole call fits
+# in ten minutes (BUILD_LIMIT, TEST_LIMIT, STRESS_LIMIT, SANITIZE_LIMIT, BENCH_LIMIT, TUNE_LIMIT:
+# seconds per step; TESTS: the pytest arguments of the test step, to split the suite over calls,
+# e.g. TESTS="tests --ignore=tests/test_gpu.py", then TESTS="tests/test_gpu.py"; with the GPU tests
 # the suite takes longer than one call on an H100: run it in parts on a machine kept warm).
 #   SCAN_ZOO_COMMIT=<sha> scripts/device_session.sh [steps...]
 #   One device call may run 10 minutes: with the whole zoo, split the steps over calls, e.g.
@@ -38,7 +39,7 @@ export PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu --format=csv | tee "$out/gpu.txt"
 
 # This GPU's results folder, as bench.sh and tune.sh name it (asked after the build step).
-gpu_dir() { echo "bench/$(bin/memcpy_baseline --device-info | "${PYTHON:-python3}" scripts/gpu_slug.py)"; }
+gpu_dir() { echo "bench/$(bin/memcpy_baseline --device-info | "${PYTHON:-python3}" -m scripts gpu-slug)"; }
 # Copies files to the same paths under $OUT.
 keep() { for path in "$@"; do [ -e "$path" ] && mkdir -p "$out/$(dirname "$path")" && cp "$path" "$out/$path"; done; }
 for step in "${steps[@]}"; do
@@ -85,7 +86,7 @@ for step in "${steps[@]}"; do
                [ -e "results/parts/${gpu}_part${k}of$parts_n.txt" ] && part_files+=("results/parts/${gpu}_part${k}of$parts_n.txt")
              done
              if [ ${#part_files[@]} -eq "$parts_n" ]; then
-               "${PYTHON:-python3}" scripts/merge_tables.py "${part_files[@]}" -o "$(gpu_dir)/timing.txt" >>"$out/bench.log" 2>&1 ||
+               "${PYTHON:-python3}" -m scripts merge-tables "${part_files[@]}" -o "$(gpu_dir)/timing.txt" >>"$out/bench.log" 2>&1 ||
                  status=$?
                keep "$(gpu_dir)/timing.txt" "$(gpu_dir)/timing.json"
              fi
@@ -97,7 +98,7 @@ for step in "${steps[@]}"; do
            tail -n 2 "$out/bench.log" ;;
     bench-hot)  # the cache-regime chart's hot sweep: memcpy, CUB and the fastest variant of this GPU's cold sweep
            dir=$(gpu_dir)
-           fastest=$("${PYTHON:-python3}" -c 'import sys; sys.path.insert(0, "scripts"); import plots, timing_table as t
+           fastest=$("${PYTHON:-python3}" -c 'import sys; from scripts import plots, timing_table as t
 _, rows = t.load(sys.argv[1]); rows = t.scan_rows(rows); ok = plots.passed(rows)
 sizes = sorted(n for n in ok["n"].unique() if n & (n - 1) == 0)
 print(plots.fastest(rows, [v for v in ok["variant"].unique() if v not in plots.REFERENCES], sizes)[0])' \

@@ -1,5 +1,6 @@
-"""framework_scans.py -- the prefix sums Python users call, torch.cumsum, cupy.cumsum,
-jax.numpy.cumsum and NVIDIA's cuda.compute, and the zoo's own from Python (the scan_zoo package),
+"""Timed rows of the frameworks' scans: torch, CuPy and JAX cumsum, cuda.compute, scan_zoo.
+
+The prefix sums Python users call, torch.cumsum, cupy.cumsum, jax.numpy.cumsum and NVIDIA's cuda.compute, and the zoo's own from Python (the scan_zoo package),
 measured by the zoo's protocol and printed as rows of the zoo's schema, so that they sit in the
 same tables and charts as the binaries (bin/cub_scan, bin/thrust_scan, ...).
 
@@ -89,7 +90,7 @@ Protocol (docs/protocol.md, "How it measures"), as the binaries run it:
             SKIPPED(device-memory), exit 4; a usage error: exit 2, no rows. Worst exit code wins, as in the binaries.
 
 Usage:
-    python3 scripts/framework_scans.py SIZES [--variants torch_cumsum,cupy_cumsum,jax_cumsum,scan_zoo_torch,...]
+    python3 -m scripts framework-scans SIZES [--variants torch_cumsum,cupy_cumsum,jax_cumsum,scan_zoo_torch,...]
                                        [--type int32[,float32][,bf16>float32]]
                                        [--reps R] [--warmup W] [--hot] [--seed S] [--row-length L | --columns C]
 SIZES as the binaries take N: 1048576, 64K, 16M, 1G, 2^20, 2^24-1, comma lists.
@@ -98,13 +99,11 @@ import argparse
 import os
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from sizes import parse_sizes, split_list  # noqa: E402  (the binaries' N syntax)
-from timing_table import COLUMNS  # noqa: E402  (the row schema, one list for every script)
+from scripts.sizes import parse_sizes, split_list  # the binaries' N syntax
+from scripts.timing_table import COLUMNS  # the row schema, one list for every script
 
 VARIANTS = ("torch_cumsum", "cupy_cumsum", "jax_cumsum", "scan_zoo_torch", "scan_zoo_cupy", "scan_zoo_jax",
             "cuda_compute_scan")
@@ -786,6 +785,3 @@ def main(argv):
         code = worse(code, run_framework(name, options))
     return code
 
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

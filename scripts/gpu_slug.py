@@ -1,4 +1,6 @@
-"""The short name of a GPU, its "slug": the folder under bench/ that holds what was measured on it
+"""The short name of a GPU, its "slug" (h100, h200): its folder under bench/.
+
+The slug is the folder under bench/ that holds what was measured on the GPU
 (bench/h100/timing.txt, bench/h100/tuning.txt, ...), and the suffix of its row table in the
 generated include/scan_zoo/detail/tuned_table.cuh.
 
@@ -18,8 +20,8 @@ form factor rarely are (and when they are, the fallback keeps the whole name).
 One rule for shell and Python: bench.sh and tune/tune.sh name their default output folder
 with the command line, the Python scripts import gpu_slug().
 
-Usage: bin/memcpy_baseline --device-info | python3 scripts/gpu_slug.py
-       python3 scripts/gpu_slug.py bench/h100/timing.txt
+Usage: bin/memcpy_baseline --device-info | python3 -m scripts gpu-slug
+       python3 -m scripts gpu-slug bench/h100/timing.txt
 Prints the slug; exit 2 when the input has no '# gpu:' line.
 """
 import re
@@ -44,7 +46,7 @@ def gpu_name(header_text):
 
 
 def main(argv):
-    source = argv[1] if len(argv) > 1 else None
+    source = argv[0] if argv else None
     text = Path(source).read_text() if source else sys.stdin.read()
     name = gpu_name(text)
     if not name:
@@ -53,6 +55,3 @@ def main(argv):
     print(gpu_slug(name))
     return 0
 
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv))

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# large_n.sh -- every variant verified once at a size past 2^32 elements (int32 inclusive sum by
-# default): 64-bit indexing everywhere (grid sizes, tile offsets, look-back tile numbers, the
-# CPU reference). One variant at a time: each needs two 17 GB buffers on the GPU.
+# large_n.sh -- every variant verified once at a size past 2^32 elements.
+#
+# An int32 inclusive sum by default: 64-bit indexing everywhere (grid sizes, tile offsets, look-back
+# tile numbers, the CPU reference). One variant at a time: each needs two 17 GB buffers on the GPU.
 #   scripts/large_n.sh [--n N] [--type T] [variant ...]
 # Default N = 2^32+1. Prints one line per variant (exit code, status, wall time) and a total;
 # exit 1 if any variant failed. A variant that cannot hold N says so (exit 4, SKIPPED row).

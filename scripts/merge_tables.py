@@ -1,5 +1,4 @@
-#!/usr/bin/env python3
-"""merge_tables.py -- one timing table from the parts of a sweep run in pieces.
+"""One timing table from the parts of a sweep run in pieces.
 
 A sweep of the whole zoo takes about 11 minutes on an H100; where one call to a GPU machine may
 run less than that, the sweep runs as several bench.sh calls, one after the other on the same
@@ -7,7 +6,7 @@ machine: `./bench.sh --part K/N` for K = 1..N (or calls with --variants), each w
 memcpy_baseline and cub_scan so that every part carries the references it is read against. This
 script joins the parts:
 
-    python3 scripts/merge_tables.py part1.txt part2.txt part3.txt -o bench/h100/timing.txt
+    python3 -m scripts merge-tables part1.txt part2.txt part3.txt -o bench/h100/timing.txt
 
 The parts must come from one GPU, one commit, one build and one sweep line (type, op, mode,
 sizes, budget, L2 regime): anything else is refused (exit 2), since rows of different machines
@@ -19,8 +18,9 @@ The JSON beside the output is rewritten (timing_json.py).
 """
 import argparse
 import pathlib
-import subprocess
 import sys
+
+from scripts import timing_json
 
 # Header keys that must agree: the rows compare only when these do.
 SAME = ("git_commit", "gpu", "compute_capability", "sm_count", "build_flags", "l2", "sweep")
@@ -47,11 +47,11 @@ def read(path):
     return header, fields, columns, rows
 
 
-def main():
+def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("parts", nargs="+", help="timing tables, the first one's header is kept")
     parser.add_argument("-o", "--out", required=True, help="the merged table (.txt; its .json beside it)")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     parts = [read(path) for path in args.parts]
     header, first, columns, _ = parts[0]
     for path, (_, fields, part_columns, _) in zip(args.parts[1:], parts[1:]):
@@ -84,10 +84,6 @@ def main():
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text("\n".join(header + [columns] + merged) + "\n")
     json_path = out.with_suffix(".json")
-    subprocess.run([sys.executable, str(pathlib.Path(__file__).parent / "timing_json.py"), str(out), "-o",
-                    str(json_path)], check=True)
+    timing_json.main([str(out), "-o", str(json_path)])
     print(f"merge_tables.py: {len(merged)} rows from {len(parts)} parts -> {out}, {json_path}")
 
-
-if __name__ == "__main__":
-    main()

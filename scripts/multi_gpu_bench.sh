@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# multi_gpu_bench.sh -- the sweep of the scans across GPUs, by default into
-# results/<gpu>_x<G>/timing.txt (ignored by git; the committed reference,
+# multi_gpu_bench.sh -- the sweep of the scans across GPUs, into results/<gpu>_x<G>/timing.txt.
+#
+# That folder is the default (ignored by git; the committed reference,
 # bench/multi_gpu/<gpu>_x<G>/timing.txt, is written only when --out names it).
 #
 #   ./scripts/multi_gpu_bench.sh                  every visible GPU, per-GPU shards 2^20 .. 2^34
@@ -35,9 +36,9 @@ if [ -z "$gpus" ]; then
   [ "${gpus:-0}" -ge 1 ] || { echo "multi_gpu_bench.sh: no GPU visible" >&2; exit 4; }
 fi
 # Global sizes: G x each per-GPU size (the binaries' syntax, scripts/sizes.py), as plain integers.
-sizes=$(PYTHONPATH="$root/scripts" "${PYTHON:-python3}" - "$per_gpu" "$gpus" <<'PY'
+sizes=$(cd "$root" && "${PYTHON:-python3}" - "$per_gpu" "$gpus" <<'PY'
 import sys
-from sizes import parse_sizes
+from scripts.sizes import parse_sizes
 try:
     print(",".join(str(n * int(sys.argv[2])) for n in parse_sizes(sys.argv[1])))
 except ValueError as error:
@@ -45,7 +46,7 @@ except ValueError as error:
 PY
 ) || exit 2
 if [ -z "$out" ]; then
-  slug=$("$root/bin/multi_gpu_scan" --device-info | "${PYTHON:-python3}" "$root/scripts/gpu_slug.py") || exit 4
+  slug=$("$root/bin/multi_gpu_scan" --device-info | (cd "$root" && "${PYTHON:-python3}" -m scripts gpu-slug)) || exit 4
   out="$root/results/${slug}_x${gpus}/timing.txt"
 fi
 exec "$root/bench.sh" --variants multi_gpu_memcpy,multi_gpu_scan,multi_gpu_scan_then_add,single_pass_scan_tuned \

@@ -1,6 +1,8 @@
-"""Summarizes `ncu --csv` output (stdin) as one line per kernel launch: duration, DRAM
-throughput, shared-memory bank conflicts, achieved occupancy and barrier stalls. Used by
-scripts/profile_kernels.sh."""
+"""Summarizes `ncu --csv` output (stdin) as one line per kernel launch.
+
+Per launch: duration, DRAM throughput, shared-memory bank conflicts, achieved occupancy and
+barrier stalls. Used by scripts/profile_kernels.sh.
+"""
 import collections
 import csv
 import sys
@@ -14,7 +16,7 @@ BARRIER = "smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio"
 TO_MICROSECONDS = {"ns": 1e-3, "nsecond": 1e-3, "us": 1.0, "usecond": 1.0, "ms": 1e3, "msecond": 1e3, "s": 1e6, "second": 1e6}
 
 
-def main():
+def main(argv):  # it takes no arguments: the CSV comes on stdin
     rows = csv.DictReader(line for line in sys.stdin if line.startswith('"'))
     kernels = collections.OrderedDict()
     for r in rows:
@@ -30,6 +32,3 @@ def main():
         print(f"  {name[:44]:44s} {m[TIME]:9.1f} us  dram {m[DRAM]:5.1f}%  bank-conflicts {conflicts:11.0f}"
               f"  occupancy {m[OCCUPANCY]:5.1f}%  barrier-stall {m[BARRIER]:6.2f}")
 
-
-if __name__ == "__main__":
-    main()

@@ -1,5 +1,6 @@
-"""Charts of bench.sh sweeps (pandas + matplotlib), one set per GPU, written next to its timing
-table (bench/<gpu>/timing.txt, or results/<gpu>/timing.txt for a sweep of your own):
+"""Charts of bench.sh sweeps (pandas + matplotlib), one set per GPU, beside its timing table.
+
+Beside bench/<gpu>/timing.txt, or results/<gpu>/timing.txt for a sweep of your own:
 
   latency_pow2_top3.png  latency vs N: the three fastest variants (by mean latency over the
                          powers of two every one of them completed) plus CUB
@@ -37,19 +38,18 @@ And, for each sweep of the scans across GPUs (scripts/multi_gpu_bench.sh), besid
                          2/3 of it (the 3-access bound), multi_gpu_scan, the scan-then-add
                          baseline and the one-GPU tuned scan of the same N
 
-Usage: python3 scripts/plots.py [--bench-dir bench]   the committed reference: every
+Usage: python3 -m scripts plots [--bench-dir bench]   the committed reference: every
                                 bench/<gpu>/timing.txt and bench/multi_gpu/*/timing.txt (make plots)
-       python3 scripts/plots.py --from PATH           a timing table, a folder holding timing.txt
+       python3 -m scripts plots --from PATH           a timing table, a folder holding timing.txt
                                 (results/h100) or a folder of such folders (results): charts
                                 beside each table (make plots FROM=PATH)
-       python3 scripts/plots.py --timing FILE [--hot HOT_FILE] [--out DIR]
+       python3 -m scripts plots --timing FILE [--hot HOT_FILE] [--out DIR]
                                 one sweep (default: timing_hot.txt beside it, charts into its folder)
-       python3 scripts/plots.py --axis DIR   one sweep along an axis (results/h100/axis)
-       python3 scripts/plots.py --frameworks DIR   one sweep of the framework rows
+       python3 -m scripts plots --axis DIR   one sweep along an axis (results/h100/axis)
+       python3 -m scripts plots --frameworks DIR   one sweep of the framework rows
 """
 import argparse
 import re
-import sys
 from pathlib import Path
 
 import matplotlib
@@ -60,9 +60,8 @@ from matplotlib.ticker import FuncFormatter  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from results_table import is_multi_gpu, timing_files  # noqa: E402
-from timing_table import application_groups, load, multi_gpu_files, per_gpu_files, scan_rows  # noqa: E402
+from scripts.results_table import is_multi_gpu, timing_files  # noqa: E402
+from scripts.timing_table import application_groups, load, multi_gpu_files, per_gpu_files, scan_rows  # noqa: E402
 
 REFERENCES = ("memcpy_baseline", "cub_scan")
 TUNED = "single_pass_scan_tuned"
@@ -629,7 +628,7 @@ def plot_from(path):
             plot_sweep(timing, timing.with_name("timing_hot.txt"), timing.parent)
 
 
-def main():
+def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bench-dir", default="bench", help="every <bench-dir>/<gpu>/timing.txt (the default)")
     parser.add_argument("--from", dest="source", metavar="PATH",
@@ -639,7 +638,7 @@ def main():
     parser.add_argument("--out", help="where its charts go (default: its folder)")
     parser.add_argument("--axis", metavar="DIR", help="one sweep along an axis (scripts/axis_bench.sh's folder)")
     parser.add_argument("--frameworks", metavar="DIR", help="one sweep of the framework rows (bench.sh's tables)")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     if args.axis:
         plot_axis(args.axis)
         return
@@ -667,6 +666,3 @@ def main():
         for sweep_dir in sorted(Path(args.bench_dir).glob("*/python/sweep_*")):
             plot_frameworks(sweep_dir)
 
-
-if __name__ == "__main__":
-    main()

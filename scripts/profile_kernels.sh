@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# profile_kernels.sh -- per-kernel time and the few counters that explain a scan's speed, from
-# Nsight Compute, for the given variants at one size (int32 inclusive sum).
+# profile_kernels.sh -- per-kernel time and the few counters that explain a scan's speed.
+#
+# From Nsight Compute, for the given variants at one size (int32 inclusive sum).
 #   scripts/profile_kernels.sh N variant [variant ...]
 # Columns: kernel, duration (us), DRAM throughput (% of peak), shared-memory bank conflicts
 # (loads + stores), achieved occupancy (% of max warps), barrier stall (cycles per issued
@@ -15,5 +16,5 @@ for variant in "$@"; do
   binary=$variant; [ -x "$binary" ] || binary=bin/$variant
   echo "== $variant n=$n"
   ncu --clock-control none --metrics "$metrics" --csv "$binary" "$n" --check-only 2>/dev/null |
-    "${PYTHON:-python3}" scripts/ncu_summary.py
+    "${PYTHON:-python3}" -m scripts ncu-summary
 done

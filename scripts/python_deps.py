@@ -1,10 +1,11 @@
-"""Checks the Python packages of requirements.txt (the Makefile's python-deps runs it before the
-scripts and tests): exit 0 when every one can be imported, 1 when one is missing (make then
+"""Checks that the Python packages of requirements.txt can be imported.
+
+The Makefile's python-deps runs it before the scripts and tests: exit 0 when every one can be imported, 1 when one is missing (make then
 installs the pinned set into the project's .venv). A package present at a version other than
 the pinned one is used as it is, with a line saying so: an offline machine (the GPU box) keeps
 working with what it has, and the line tells a puzzled reader where a difference may come from.
 
-Usage: python3 scripts/python_deps.py requirements.txt
+Usage: python3 -m scripts python-deps requirements.txt
 """
 import importlib.metadata
 import importlib.util
@@ -27,22 +28,19 @@ def pins(path):
 
 
 def main(argv):
-    if len(argv) != 2:
+    if len(argv) != 1:
         print(__doc__, file=sys.stderr)
         return 2
     missing = []
-    for name, pinned in pins(argv[1]):
+    for name, pinned in pins(argv[0]):
         if importlib.util.find_spec(name) is None:
             missing.append(name)
             continue
         installed = importlib.metadata.version(name)
         if installed != pinned:
-            print(f"python_deps: using {name} {installed} as installed ({argv[1]} pins {pinned})", file=sys.stderr)
+            print(f"python_deps: using {name} {installed} as installed ({argv[0]} pins {pinned})", file=sys.stderr)
     if missing:
         print(f"python_deps: missing in {sys.executable}: {', '.join(missing)}", file=sys.stderr)
         return 1
     return 0
 
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv))

@@ -1,5 +1,6 @@
-"""Regenerates the documents' results tables from every GPU's sweep, bench/<gpu>/timing.txt (one
-column group or block per GPU, GPUs ordered by slug: scripts/gpu_slug.py). Each table sits
+"""Regenerates the documents' results tables from every GPU's sweep, bench/<gpu>/timing.txt.
+
+One column group or block per GPU, GPUs ordered by slug (scripts/gpu_slug.py). Each table sits
 between its markers, `<!-- NAME:begin ... -->` and `<!-- NAME:end -->` (the begin marker's text
 is kept), in whichever of the documents holds them (README.md, docs/results.md,
 docs/variants.md), and opens with a line naming each GPU's device, sweep, commit, date and file.
@@ -24,25 +25,23 @@ A time marked `~` is noisy: its median is more than 1.5x its minimum (the harnes
 such a row up to twice and reports the last batch); a footnote under the table says so.
 
 Usage:
-    python3 scripts/results_table.py [--bench-dir bench | --timing FILE [FILE ...]] [--readme DOC ...]
+    python3 -m scripts results-table [--bench-dir bench | --timing FILE [FILE ...]] [--readme DOC ...]
         the documents' tables, from the committed reference (make plots; --readme, repeated:
         each document to fill, default README.md)
-    python3 scripts/results_table.py --from PATH
+    python3 -m scripts results-table --from PATH
         the same tables on stdout, no document touched (make plots FROM=PATH); PATH is a timing
         table, a folder holding timing.txt (results/h100) or a folder of such folders (results);
         sweeps of the scans across GPUs are left out (they have a chart of their own)
 """
 import argparse
 import re
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from gpu_slug import gpu_slug  # noqa: E402
-from timing_table import application_groups, load, per_gpu_files, scan_rows  # noqa: E402
+from scripts.gpu_slug import gpu_slug
+from scripts.timing_table import application_groups, load, per_gpu_files, scan_rows
 
 SMALL, LARGE = 2**20, 2**28
 TUNED = "single_pass_scan_tuned"
@@ -316,7 +315,7 @@ def print_tables(path):
             print(f"\n### {name}\n\n{table}")
 
 
-def main():
+def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bench-dir", default="bench", help="every <bench-dir>/<gpu>/timing.txt (the default)")
     parser.add_argument("--timing", nargs="+", help="these sweeps instead, one per GPU")
@@ -324,7 +323,7 @@ def main():
                         help="a document to fill, repeated for several (default: README.md)")
     parser.add_argument("--from", dest="source", metavar="PATH",
                         help="print the tables of this table or folder instead; no document is touched")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     if args.source:
         print_tables(args.source)
         return
@@ -335,6 +334,3 @@ def main():
     update_documents(documents, load_sweeps(paths))
     print(f"{', '.join(documents)}: results tables regenerated from {', '.join(shown(p) for p in paths)}")
 
-
-if __name__ == "__main__":
-    main()

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# sanitize.sh -- every binary under compute-sanitizer's memcheck, racecheck, synccheck and
-# initcheck at small and tile-boundary sizes, every type/op/mode, buffers allocated at exactly N
+# sanitize.sh -- every binary under compute-sanitizer's memcheck, racecheck, synccheck, initcheck.
+#
+# At small and tile-boundary sizes, every type/op/mode, buffers allocated at exactly N
 # (the harness allocates exactly N elements, so any overrun is outside an allocation).
 # Prints one line per (tool, binary), a summary line per tool and a total; exit 1 if any run
 # reported an error.

@@ -1,12 +1,17 @@
-"""N in the binaries' syntax (src/harness/cli.hpp, parse_size), for the Python scripts:
-1048576, 64K, 16M, 1G (K/M/G: 2^10/2^20/2^30), 2^20, each optionally +OFFSET or -OFFSET
-(2^24+1, 2^22-1), comma lists of them; the same range (up to 2^62) and the same refusals, so a
-list that a binary takes, every script takes, and the other way round (tests/test_frameworks.py
-holds the two parsers to the same answers). Errors are ValueErrors with the binaries' wording.
+"""N in the binaries' syntax (src/harness/cli.hpp, parse_size), for the Python scripts.
 
-    from sizes import parse_size, parse_sizes
+Accepted: 1048576, 64K, 16M, 1G (K/M/G: 2^10/2^20/2^30), 2^20, each optionally +OFFSET or
+-OFFSET (2^24+1, 2^22-1), comma lists of them; the same range (up to 2^62) and the same
+refusals, so a list that a binary takes, every script takes, and the other way round
+(tests/test_frameworks.py holds the two parsers to the same answers). Errors are ValueErrors with the binaries' wording.
+
+    from scripts.sizes import parse_size, parse_sizes
     parse_sizes("2^20,1M,2^24+1")  ->  [1048576, 1048576, 16777217]
+
+    python3 -m scripts sizes 2^20,1M,2^24+1  ->  1048576,1048576,16777217
+    (exit 2, with the binaries' wording, for a list that a binary refuses)
 """
+import sys
 
 MAX_SIZE = 1 << 62
 
@@ -62,3 +67,15 @@ def split_list(text, what):
 
 def parse_sizes(text):
     return [parse_size(item) for item in split_list(text, "N")]
+
+
+def main(argv):
+    if len(argv) != 1:
+        print("usage: python3 -m scripts sizes LIST   (e.g. 2^20,1M,2^24+1)", file=sys.stderr)
+        return 2
+    try:
+        print(",".join(str(n) for n in parse_sizes(argv[0])))
+    except ValueError as error:
+        print(f"sizes: {error}", file=sys.stderr)
+        return 2
+    return 0

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# stress.sh -- re-verify variants many times with fresh random data (the harness's --repeat),
-# across sizes that straddle tile and hierarchy-level boundaries, and a few large sizes. A race
-# that strikes one run in a thousand shows up here, not in the single verified run of the test
-# suite.
+# stress.sh -- re-verify variants many times with fresh random data, to catch rare races.
+#
+# The harness's --repeat, across sizes that straddle tile and hierarchy-level boundaries, and a few
+# large sizes. A race that strikes one run in a thousand shows up here, not in the single verified
+# run of the test suite.
 #   scripts/stress.sh [--repeat K] [--single-pass-repeat K] [--large N[,N...]] [--large-repeat K]
 #                     [--jobs J] [variant ...]
 # Default: every binary in bin/; K = 200 rounds per size, 1000 for those whose tiles hand over to

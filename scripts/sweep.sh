@@ -1,8 +1,9 @@
-# sweep.sh -- sourced by bench.sh and tune/tune.sh (stress.sh takes its ETA): the parts of a
-# sweep into a table that they need, said once.
+# sweep.sh -- the parts of a sweep into a table, said once (sourced, not run).
+#
+# Sourced by bench.sh and tune/tune.sh (stress.sh takes its ETA).
 #   sweep_default_out HEADER DIR FILE
 #                                   prints DIR/<gpu>/FILE, <gpu> the slug of HEADER's GPU
-#                                   (scripts/gpu_slug.py); exit 4 when HEADER names none. Each
+#                                   (python3 -m scripts gpu-slug); exit 4 when HEADER names none. Each
 #                                   caller names its folder: bench.sh results/ (scratch, ignored
 #                                   by git), tune.sh bench/ (the shipped tuning data)
 #   sweep_start OUT HEADER NAME     begins the table in a temporary file, $sweep_tmp, with
@@ -28,13 +29,16 @@
 #                                   (for the ETA, below)
 #   sweep_eta ELAPSED DONE TOTAL    "ETA 4m10s": ELAPSED seconds scaled by the work left over
 #                                   the work done ("ETA ?" before anything is done)
+#   scripts_command COMMAND ARG ... python3 -m scripts COMMAND ARG ... ($PYTHON) from any folder:
+#                                   the package beside this file, through PYTHONPATH
 sweep_lib_dir=$(dirname "${BASH_SOURCE[0]}")
+scripts_command() { PYTHONPATH="$sweep_lib_dir/..${PYTHONPATH:+:$PYTHONPATH}" "${PYTHON:-python3}" -m scripts "$@"; }
 # How often sweep_run looks at a running child (an interrupt also waits at most this long).
 sweep_poll_s=0.2
 
 sweep_default_out() {
   local slug
-  slug=$(printf '%s\n' "$1" | "${PYTHON:-python3}" "$sweep_lib_dir/gpu_slug.py") || exit 4
+  slug=$(printf '%s\n' "$1" | scripts_command gpu-slug) || exit 4
   echo "$2/$slug/$3"
 }
 

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# table_header.sh BINARY TITLE L2 SWEEP -- prints the '#' header shared by bench/<gpu>/timing.txt and
-# bench/<gpu>/tuning.txt: the GPU as BINARY sees it (--device-info), the commit, nvcc and build flags,
-# cold/hot L2 and a description of the sweep. Exit code 4 when the GPU cannot be queried.
+# table_header.sh -- the '#' header of a timing or tuning table: GPU, commit, build, sweep.
+#
+#   scripts/table_header.sh BINARY TITLE L2 SWEEP
+# prints the header shared by bench/<gpu>/timing.txt and bench/<gpu>/tuning.txt: the GPU as BINARY
+# sees it (--device-info), the commit, nvcc and build flags, cold/hot L2 and a description of the
+# sweep. Exit code 4 when the GPU cannot be queried.
 set -u
 binary=$1 title=$2 l2=$3 sweep=$4
 device_info=$("$binary" --device-info 2>&1) || { echo "$device_info" >&2; exit 4; }

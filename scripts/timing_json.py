@@ -1,5 +1,6 @@
-"""A timing table (bench.sh's timing.txt) as JSON, in the shape of nvbench's JSON output, for
-tools that read that rather than our text columns. bench.sh writes it beside every table it
+"""A timing table (bench.sh's timing.txt) as JSON, in the shape of nvbench's JSON output.
+
+For tools that read that rather than our text columns. bench.sh writes it beside every table it
 writes (timing.txt -> timing.json).
 
   {"meta":       the header's other lines: title, date, git_commit, nvcc, build_flags, l2, sweep,
@@ -17,7 +18,7 @@ Every time is in seconds (nvbench's unit; the table's are milliseconds). A value
 not have (nan: a row that was not timed, or p10/p90 in a table from before they were measured)
 is null, so the file is strict JSON.
 
-Usage: python3 scripts/timing_json.py TIMING [-o JSON]     (default: to stdout)
+Usage: python3 -m scripts timing-json TIMING [-o JSON]     (default: to stdout)
 Exit codes: 0 written; 1 the table cannot be read.
 """
 import argparse
@@ -27,8 +28,7 @@ import re
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from timing_table import load  # noqa: E402
+from scripts.timing_table import load
 
 # The header lines that describe the GPU (what `<binary> --device-info` prints); the others
 # describe the sweep.
@@ -70,11 +70,11 @@ def to_json(header, rows, title="", source=""):
     return {"meta": meta, "devices": [device], "benchmarks": benchmarks}
 
 
-def main():
+def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("timing", help="a timing table (bench.sh's timing.txt)")
     parser.add_argument("-o", "--output", help="the JSON file to write (default: stdout)")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     try:
         header, rows = load(args.timing)
         first_line = Path(args.timing).read_text().splitlines()[0]
@@ -88,6 +88,3 @@ def main():
     else:
         sys.stdout.write(text)
 
-
-if __name__ == "__main__":
-    main()

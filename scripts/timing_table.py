@@ -1,5 +1,7 @@
-"""Reading bench/<gpu>/timing.txt (and tuning.txt, same format): the '# key: value' header and
-the rows, as a pandas DataFrame; finding every GPU's file under bench/."""
+"""Reading bench/<gpu>/timing.txt (and tuning.txt, same format) as a pandas DataFrame.
+
+The '# key: value' header and the rows; finding every GPU's file under bench/.
+"""
 import re
 from pathlib import Path
 

@@ -14,14 +14,16 @@ from pathlib import Path
 
 import pytest
 
+from scripts.timing_table import COLUMNS as ROW_FIELDS  # the timing.txt schema, one list
+
 ROOT = Path(__file__).resolve().parents[1]
 # The scripts the tests start (bench.sh, the helpers it runs) use $PYTHON: make it the
 # interpreter running the tests, which has the packages, not whichever python3 the PATH finds.
 os.environ["PYTHON"] = sys.executable
 BIN = ROOT / "bin"
 TEST_BIN = ROOT / "build" / "tests"
-sys.path.insert(0, str(ROOT / "scripts"))
-from timing_table import COLUMNS as ROW_FIELDS  # noqa: E402  (the timing.txt schema, one list)
+# python3 -m scripts COMMAND ...: the tools, run from ROOT (run()'s folder) by this interpreter.
+SCRIPTS = [sys.executable, "-m", "scripts"]
 SOURCES = {p.stem: p for p in (ROOT / "src").glob("*/*.cu")}  # src/<family>/<variant>.cu
 VARIANTS = sorted(SOURCES)
 # A build without NCCL leaves the multi_gpu_* binaries and fixtures out and writes its line

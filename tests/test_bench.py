@@ -3,14 +3,13 @@ hung or crashing binary does not stop the sweep, an interrupted sweep leaves the
 timing.txt untouched, and the default output is the GPU's own folder."""
 import os
 import signal
-import sys
 import subprocess
 import time
 
 import pandas as pd
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, SCRIPTS
 
 DEVICE_INFO = ('if [ "$1" = --device-info ]; then echo "# gpu: Stub GPU"; exit 0; fi\n'
                'if [ "$1" = --help ]; then echo "stdout: one row per combination: '
@@ -207,9 +206,9 @@ def test_a_sweep_in_parts_has_the_anchors_in_every_part_and_merges_into_the_whol
         variants_of[k] = set(pd.read_csv(tmp_path / f"part{k}.txt", sep=r"\s+", comment="#")["variant"])
     assert variants_of[1] == {"memcpy_baseline", "cub_scan", "good", "unsupported"}
     assert variants_of[2] == {"memcpy_baseline", "cub_scan", "failing"}
-    merge = subprocess.run([sys.executable, str(ROOT / "scripts" / "merge_tables.py"), str(tmp_path / "part1.txt"),
+    merge = subprocess.run([*SCRIPTS, "merge-tables", str(tmp_path / "part1.txt"),
                             str(tmp_path / "part2.txt"), "-o", str(tmp_path / "merged.txt")],
-                           capture_output=True, text=True)
+                           capture_output=True, text=True, cwd=ROOT)
     assert merge.returncode == 0, merge.stderr
     merged = pd.read_csv(tmp_path / "merged.txt", sep=r"\s+", comment="#")
     expected = pd.read_csv(tmp_path / "whole.txt", sep=r"\s+", comment="#")
@@ -217,8 +216,8 @@ def test_a_sweep_in_parts_has_the_anchors_in_every_part_and_merges_into_the_whol
     assert sorted(map(tuple, merged[key].values)) == sorted(map(tuple, expected[key].values))
     assert "# part:" not in (tmp_path / "merged.txt").read_text()
     # A missing part is refused.
-    lone = subprocess.run([sys.executable, str(ROOT / "scripts" / "merge_tables.py"), str(tmp_path / "part1.txt"),
-                           "-o", str(tmp_path / "lone.txt")], capture_output=True, text=True)
+    lone = subprocess.run([*SCRIPTS, "merge-tables", str(tmp_path / "part1.txt"),
+                           "-o", str(tmp_path / "lone.txt")], capture_output=True, text=True, cwd=ROOT)
     assert lone.returncode == 2 and "every K from 1 to N once" in lone.stderr
 
 

@@ -15,22 +15,20 @@ import functools
 import importlib.util
 import os
 import re
-import sys
 
 import numpy as np
 import pytest
 
-from conftest import BIN, MODES, OPS, ROOT, ROW_FIELDS, parse_rows, run
+from conftest import BIN, MODES, OPS, ROOT, ROW_FIELDS, SCRIPTS, parse_rows, run
 
-import framework_scans as fs  # scripts/ is on sys.path (conftest)
-import sizes as size_syntax  # the Python side of the binaries' N syntax (scripts/sizes.py)
+from scripts import framework_scans as fs
+from scripts import sizes as size_syntax  # the Python side of the binaries' N syntax
 
-SCRIPT = ROOT / "scripts" / "framework_scans.py"
 ALL_TYPES = ["int32", "float32", "int64", "uint32", "uint64", "float64"]
 
 
 def script(*args, env=None):
-    return run([sys.executable, SCRIPT, *args], env=env)
+    return run([*SCRIPTS, "framework-scans", *args], env=env)
 
 
 # ---------------------------------------------------------------------------------------------

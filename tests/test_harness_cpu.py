@@ -276,7 +276,7 @@ def test_untimed_rows_print_nan_for_every_time():
 def test_tables_from_before_the_percentiles_load_with_nan(tmp_path):
     """Tables written before the p10_ms and p90_ms columns (and the gpus column) existed still
     load, with NaN percentiles and one GPU; every committed table among them."""
-    import timing_table
+    from scripts import timing_table
     old = tmp_path / "timing.txt"
     old.write_text("# gpu: X\nvariant type op mode n reps median_ms min_ms max_ms gbps status\n"
                    "cub_scan int32 sum inclusive 1024 10 0.1 0.1 0.2 1.0 PASS\n")

@@ -44,9 +44,7 @@ def test_single_gpu_binaries_refuse_gpus():
 
 
 def test_old_tables_without_gpus_column_read_as_one_gpu(tmp_path):
-    import sys
-    sys.path.insert(0, str(ROOT / "scripts"))
-    from timing_table import load
+    from scripts.timing_table import load
     path = tmp_path / "timing.txt"
     path.write_text("# gpu: X\nvariant type op mode n reps median_ms min_ms max_ms gbps status\n"
                     "cub_scan int32 sum inclusive 1024 10 0.1 0.1 0.1 1.0 PASS\n")

@@ -29,7 +29,7 @@ naming a configuration outside it is of another space, and is refused. The gener
 the shipped configurations by index (ConfigAt<i>), and the reports take each configuration's
 parameters from the listing: this script never reads a name's fields.
 
-Usage: python3 tune/tune_select.py [--bench-dir bench | --tuning PATH [PATH ...]]
+Usage: python3 -m tune.tune_select [--bench-dir bench | --tuning PATH [PATH ...]]
                                       [--space build/tune/space.txt]
                                       [--table include/scan_zoo/detail/tuned_table.cuh]
   --tuning takes tuning.txt files or the folders holding them; reports and charts go beside each.
@@ -48,9 +48,8 @@ matplotlib.use("Agg")  # files only, no display
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
-from gpu_slug import gpu_slug  # noqa: E402
-from timing_table import load, per_gpu_files  # noqa: E402
+from scripts.gpu_slug import gpu_slug  # noqa: E402
+from scripts.timing_table import load, per_gpu_files  # noqa: E402
 
 REFERENCES = ("memcpy_baseline", "cub_scan")
 # A configuration within 1% of the ideal at some N counts as ideal there: closer than that, two
