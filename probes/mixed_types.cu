@@ -20,8 +20,8 @@
 //   copy_for_<scan>    as above
 //   float32            float -> float, the axis binaries' case (bin/row_scan, bin/column_scan)
 //   bf16_to_float      __nv_bfloat16 -> float (float accumulator): torch.cumsum(x, dim,
-//                      dtype=torch.float32) of a bfloat16 tensor, 2 bytes in and 4 out
-//                      (scripts/framework_scans.py --type bf16>float32 times the frameworks')
+//                      dtype=torch.float32) of a bfloat16 tensor, 2 bytes in and 4 out (the
+//                      frameworks': python3 -m scripts framework-scans --type bf16>float32)
 // The GB/s column counts the bytes each row moves (In read + Out written).
 // stdout: the GPU's description and timing.txt rows.
 #include <cuda_bf16.h>
