@@ -176,3 +176,7 @@ def main(argv):
     else:
         print(markdown(args.a, a_header, args.b, b_header, compared))
 
+
+
+if __name__ == "__main__":  # run by its path: the tools run through the package's one entry
+    raise SystemExit("run it from the repository root as: python3 -m scripts compare")

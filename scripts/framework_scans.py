@@ -785,3 +785,7 @@ def main(argv):
         code = worse(code, run_framework(name, options))
     return code
 
+
+
+if __name__ == "__main__":  # run by its path: the tools run through the package's one entry
+    raise SystemExit("run it from the repository root as: python3 -m scripts framework-scans")

@@ -87,3 +87,7 @@ def main(argv):
     timing_json.main([str(out), "-o", str(json_path)])
     print(f"merge_tables.py: {len(merged)} rows from {len(parts)} parts -> {out}, {json_path}")
 
+
+
+if __name__ == "__main__":  # run by its path: the tools run through the package's one entry
+    raise SystemExit("run it from the repository root as: python3 -m scripts merge-tables")

@@ -32,3 +32,7 @@ def main(argv):  # it takes no arguments: the CSV comes on stdin
         print(f"  {name[:44]:44s} {m[TIME]:9.1f} us  dram {m[DRAM]:5.1f}%  bank-conflicts {conflicts:11.0f}"
               f"  occupancy {m[OCCUPANCY]:5.1f}%  barrier-stall {m[BARRIER]:6.2f}")
 
+
+
+if __name__ == "__main__":  # run by its path: the tools run through the package's one entry
+    raise SystemExit("run it from the repository root as: python3 -m scripts ncu-summary")

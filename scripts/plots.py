@@ -666,3 +666,7 @@ def main(argv):
         for sweep_dir in sorted(Path(args.bench_dir).glob("*/python/sweep_*")):
             plot_frameworks(sweep_dir)
 
+
+
+if __name__ == "__main__":  # run by its path: the tools run through the package's one entry
+    raise SystemExit("run it from the repository root as: python3 -m scripts plots")

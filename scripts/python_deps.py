@@ -44,3 +44,7 @@ def main(argv):
         return 1
     return 0
 
+
+
+if __name__ == "__main__":  # run by its path: the tools run through the package's one entry
+    raise SystemExit("run it from the repository root as: python3 -m scripts python-deps")

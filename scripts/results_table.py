@@ -334,3 +334,7 @@ def main(argv):
     update_documents(documents, load_sweeps(paths))
     print(f"{', '.join(documents)}: results tables regenerated from {', '.join(shown(p) for p in paths)}")
 
+
+
+if __name__ == "__main__":  # run by its path: the tools run through the package's one entry
+    raise SystemExit("run it from the repository root as: python3 -m scripts results-table")

@@ -48,3 +48,7 @@ def main(argv):
     print(f"instructions: before {sum(map(len, before.values()))}, after {sum(map(len, after.values()))}")
     print("removed:", dict(removed.most_common(12)))
     print("added:", dict(added.most_common(12)))
+
+
+if __name__ == "__main__":  # run by its path: the tools run through the package's one entry
+    raise SystemExit("run it from the repository root as: python3 -m scripts sass-compare")

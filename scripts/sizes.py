@@ -79,3 +79,7 @@ def main(argv):
         print(f"sizes: {error}", file=sys.stderr)
         return 2
     return 0
+
+
+if __name__ == "__main__":  # run by its path: the tools run through the package's one entry
+    raise SystemExit("run it from the repository root as: python3 -m scripts sizes")

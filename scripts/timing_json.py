@@ -88,3 +88,7 @@ def main(argv):
     else:
         sys.stdout.write(text)
 
+
+
+if __name__ == "__main__":  # run by its path: the tools run through the package's one entry
+    raise SystemExit("run it from the repository root as: python3 -m scripts timing-json")

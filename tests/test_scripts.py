@@ -915,6 +915,16 @@ def test_a_command_runs_its_module_and_a_shell_command_its_script():
     assert by_entry.returncode == by_itself.returncode == 4
 
 
+@pytest.mark.parametrize("module", sorted(p.stem for p in (ROOT / "scripts").glob("*.py")
+                                           if not p.stem.startswith("__") and "\ndef main(argv)" in p.read_text()))
+def test_a_tool_run_by_its_path_says_how_to_run_it(module):
+    """python3 scripts/x.py, the habit of the old layout, must not do nothing silently: the tool
+    fails (exit 1) and names the entry's command, unless an import fails first (also an error)."""
+    result = run([sys.executable, ROOT / "scripts" / f"{module}.py"])
+    assert result.returncode != 0 and result.stdout == "", result.stdout
+    assert f"python3 -m scripts {module.replace('_', '-')}" in result.stderr or "Error" in result.stderr, result.stderr
+
+
 def test_no_sys_path_edits_in_scripts_tests_or_tune():
     """The tools import each other as the package scripts; tests/ and tune/ import it too."""
     edits = [f"{path.relative_to(ROOT)}:{number}"
