@@ -12,9 +12,10 @@
 //
 // Loading is two steps: fetch() issues the striped global loads into registers and returns at
 // once; arrange() waits for them and transposes them into the blocked arrangement. load() is the
-// two back to back. The split was made for a persistent scan that prefetched its next tile; that
-// scan is gone, and the split stays because folding the steps into one function changes the
-// SASS of the kernels that use them (sm_90, nvcc 13.0), which a cleanup must not do unmeasured.
+// two back to back, and CoarsenedTile::scan_tile calls them through scan_fetched. The split was
+// made for a persistent scan that prefetched its next tile; that scan is gone, and the split
+// stays because folding the steps into load() (or scan_fetched into scan_tile) changes the SASS
+// of the kernels that use them (sm_90, nvcc 13.0), which a cleanup must not do unmeasured.
 #pragma once
 
 #include <cstdint>
