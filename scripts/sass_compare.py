@@ -1,13 +1,21 @@
 """Compares the SASS of one binary built from two commits, kernel by kernel.
 
 Two `cuobjdump -sass` listings: kernel count, instruction count, and per kernel whether its
-opcodes are identical, the earlier ones with some removed, or otherwise different; then the opcodes removed and added over all kernels.
+opcodes are identical, the earlier ones with some removed, or otherwise different; then the
+opcodes removed and added over all kernels, and the local-memory instructions (LDL, STL: register
+spills, or arrays the compiler could not keep in registers) of each listing. Opcode sequences
+alone do not show a spill that an added LDL/STL pair makes: the last line does.
 
 Usage: python3 -m scripts sass-compare before.sass after.sass
+Exit status: 0 compared; 2 a listing missing or holding no kernel.
 (bench/NOTES.md, "The library's own include root", compared the tuned binary this way.)
 """
+import argparse
 import collections
 import re
+import sys
+
+LOCAL_MEMORY = ("LDL", "STL")
 
 def kernels(path):
     """{function name: [opcode, ...]} in listing order."""
@@ -29,9 +37,25 @@ def is_subsequence(small, big):
 
 def main(argv):
     """argv: the listings before and after."""
-    # The kernels moved namespace (zoo:: -> scan_zoo::detail::) and the tuned one lost a parameter,
-    # so their mangled names differ: pair them in listing order (the same order of instantiation).
-    b_list, a_list = kernels(argv[0]), kernels(argv[1])
+    parser = argparse.ArgumentParser(prog="python3 -m scripts sass-compare",
+                                     description="Compares two cuobjdump -sass listings kernel by kernel.")
+    parser.add_argument("before", help="cuobjdump -sass listing of the binary before the change")
+    parser.add_argument("after", help="the same binary's listing after it")
+    args = parser.parse_args(argv)
+    listings = []
+    for path in (args.before, args.after):
+        try:
+            listing = kernels(path)
+        except OSError as error:
+            print(f"sass-compare: cannot read {path}: {error.strerror}", file=sys.stderr)
+            return 2
+        if not listing:
+            print(f"sass-compare: {path} holds no kernel (not a cuobjdump -sass listing?)", file=sys.stderr)
+            return 2
+        listings.append(listing)
+    # Kernels that moved namespace or lost a parameter have other mangled names: pair them in
+    # listing order (the same order of instantiation).
+    b_list, a_list = listings
     print(f"kernels: before {len(b_list)}, after {len(a_list)}")
     before = {i: v for i, v in enumerate(b_list.values())}
     after = {i: v for i, v in enumerate(a_list.values())}
@@ -48,6 +72,10 @@ def main(argv):
     print(f"instructions: before {sum(map(len, before.values()))}, after {sum(map(len, after.values()))}")
     print("removed:", dict(removed.most_common(12)))
     print("added:", dict(added.most_common(12)))
+    def local(listing):
+        return sum(op.startswith(LOCAL_MEMORY) for ops in listing.values() for op in ops)
+    print(f"local-memory instructions (LDL, STL): before {local(before)}, after {local(after)}")
+    return 0
 
 
 if __name__ == "__main__":  # run by its path: the tools run through the package's one entry

@@ -857,6 +857,26 @@ def test_sass_compare_counts_removed_instructions(tmp_path):
     assert result.returncode == 0, result.stderr
     assert "after = before minus some instructions: 1" in result.stdout and "removed: {'BRA': 1}" in result.stdout
     assert "instructions: before 3, after 2" in result.stdout
+    assert "local-memory instructions (LDL, STL): before 0, after 0" in result.stdout
+
+
+def test_sass_compare_counts_spills_that_opcode_sequences_hide(tmp_path):
+    """A spill adds an STL/LDL pair, which the opcode comparison files under 'other'; the
+    local-memory line names it. A missing listing and --help get clear answers."""
+    before, after = tmp_path / "before.sass", tmp_path / "after.sass"
+    before.write_text("\tFunction : _Z1fv\n  /*0000*/ IADD3 R1, R2, R3, RZ ;\n  /*0010*/ EXIT ;\n")
+    after.write_text("\tFunction : _Z1fv\n  /*0000*/ STL [R1], R2 ;\n  /*0010*/ IADD3 R1, R2, R3, RZ ;\n"
+                     "  /*0020*/ LDL R2, [R1] ;\n  /*0030*/ EXIT ;\n")
+    result = run([*SCRIPTS, "sass-compare", before, after])
+    assert result.returncode == 0, result.stderr
+    assert "local-memory instructions (LDL, STL): before 0, after 2" in result.stdout
+    missing = run([*SCRIPTS, "sass-compare", before, tmp_path / "absent.sass"])
+    assert missing.returncode == 2 and "cannot read" in missing.stderr and "absent.sass" in missing.stderr
+    empty = tmp_path / "empty.sass"
+    empty.write_text("")
+    assert run([*SCRIPTS, "sass-compare", empty, after]).returncode == 2
+    usage = run([*SCRIPTS, "sass-compare", "--help"])
+    assert usage.returncode == 0 and "before" in usage.stdout
 
 
 def test_the_axis_chart_reads_every_table_of_a_sweep_along_an_axis(tmp_path):
