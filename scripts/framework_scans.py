@@ -84,7 +84,8 @@ Protocol (docs/protocol.md, "How it measures"), as the binaries run it:
             back-to-back calls wait for the host.
   outcomes  a framework that is not importable, or sees no GPU: SKIPPED(no-torch),
             SKIPPED(no-cupy), SKIPPED(no-cuda.compute) or SKIPPED(no-gpu) rows with the reason
-            on stderr, exit 0 (a sweep goes on), and so does a framework without bfloat16 asked
+            on stderr, exit 0 (a sweep goes on), as is a scan_zoo built without JAX's handlers
+            (scan_zoo_jax: SKIPPED(no-scan_zoo-jax)), and so does a framework without bfloat16 asked
             for bf16>float32 (SKIPPED(no-bfloat16)) or one without axis scans asked for an axis
             (cuda_compute_scan: SKIPPED(one-array-only)); a size beyond free device memory:
             SKIPPED(device-memory), exit 4; a usage error: exit 2, no rows. Worst exit code wins, as in the binaries.
@@ -519,6 +520,13 @@ class ScanZooJax(ScanZooRows, Jax):
     """scan_zoo.cumsum inside jax.jit, compiled once per shape as jax_cumsum's jnp.cumsum is."""
     variant = "scan_zoo_jax"
     scan = Jax.scan  # JAX has no out=: the jitted call returns the output
+
+    def __init__(self):
+        super().__init__()
+        try:  # a package built where its build's Python had no jax lacks the handlers
+            from scan_zoo import _jax  # noqa: F401
+        except ImportError as error:
+            raise Unavailable("SKIPPED(no-scan_zoo-jax)", f"{self.description}: {error}") from error
 
     def cumsum(self, matrix, dim, dtype):
         return self.scan_zoo.cumsum(matrix, dim, dtype=dtype)

@@ -322,6 +322,31 @@ MODULES = {"torch_cumsum": "torch", "cupy_cumsum": "cupy", "jax_cumsum": "jax", 
            "scan_zoo_cupy": "cupy", "scan_zoo_jax": "jax", "cuda_compute_scan": "cupy"}
 
 
+def test_a_scan_zoo_without_jax_handlers_gives_skipped_rows(monkeypatch):
+    """A package built where its build's Python had no jax has no JAX handlers: importing its JAX
+    part raises ImportError (python/scan_zoo/_jax.py), and scan_zoo_jax is a SKIPPED row that
+    says so, not a traceback without a row (seen on an H200 with such a wheel). The jax and
+    scan_zoo here are stand-ins with only what the row classes read."""
+    import sys
+    import types
+    jax = types.ModuleType("jax")
+    jax.__version__ = "0.0-test"
+    jax.devices = lambda kind: [types.SimpleNamespace(device_kind="a test GPU")]
+    jax.errors = types.SimpleNamespace()
+    scan_zoo = types.ModuleType("scan_zoo")
+    scan_zoo.__version__, scan_zoo.__path__ = "0.0-test", []  # a package, as the real one is
+    for name, module in {"jax": jax, "jax.numpy": types.ModuleType("jax.numpy"), "scan_zoo": scan_zoo,
+                         "scan_zoo._jax": None}.items():  # None: importing it raises ImportError
+        monkeypatch.setitem(sys.modules, name, module)
+    with pytest.raises(fs.Unavailable) as why:
+        fs.ScanZooJax()
+    assert why.value.status == "SKIPPED(no-scan_zoo-jax)"
+    assert "scan_zoo 0.0-test on jax 0.0-test" in str(why.value) and "scan_zoo._jax" in str(why.value)
+    # With the handlers there, the row class stands.
+    monkeypatch.setitem(sys.modules, "scan_zoo._jax", types.ModuleType("scan_zoo._jax"))
+    assert fs.ScanZooJax().variant == "scan_zoo_jax"
+
+
 def test_unimportable_frameworks_give_skipped_rows(tmp_path):
     """Modules of the same names that fail to import shadow the real ones, if any."""
     for module in MODULES.values():
