@@ -67,11 +67,11 @@ int main(int argc, char** argv) {
       std::vector<scan_zoo::detail::ShardPlan<T>> plans(shards.size());
       const int count = static_cast<int>(shards.size());
       mark(0);
-      check(scan_zoo::detail::reduce_shards<T, Sum>(shards.data(), count, plans));
+      check(scan_zoo::detail::reduce_shards<T, Sum>(shards.data(), count, Sum{}, plans));
       mark(1);
       check(scan_zoo::detail::exchange_totals(shards.data(), count, plans));
       mark(2);
-      check(scan_zoo::detail::scan_shards<T, Sum>(shards.data(), count, plans, ScanKind::Inclusive, T(0)));
+      check(scan_zoo::detail::scan_shards<T, Sum>(shards.data(), count, Sum{}, plans, ScanKind::Inclusive, T(0)));
       mark(3);
       wait_all_or_die(gpus, "a timed run");
       if (rep < 0) continue;
