@@ -1,7 +1,7 @@
 // multi_gpu_phases.cu -- where multi_gpu_scan's time goes: its three phases timed apart, on every
 // visible GPU (or --gpus G) of one process (bench/NOTES.md, "A scan across GPUs").
 //
-// Per rep, as the multi-GPU harness times a whole scan (a barrier, the L2 flush on every GPU),
+// Per rep, as the multi-GPU launcher times a whole scan (a barrier, the L2 flush on every GPU),
 // each GPU records an event before the reduce, before the exchange, before the scan and after it,
 // around the library's own phases (scan_zoo::detail::reduce_shards, exchange_totals,
 // scan_shards). A phase's time is the slowest GPU's; the exchange's includes its wait for the
@@ -14,24 +14,22 @@
 
 #include <array>
 
-#include "multi_gpu/multi_gpu_harness.cuh"
+#include "multi_gpu/sharded_problem.cuh"
 
 int main(int argc, char** argv) {
   using namespace zoo;
   using T = std::int32_t;
-  MultiGpuSession session;
-  session.variant = "multi_gpu_phases";
+  Options options;
   try {
-    session.options = parse_command_line(argc, argv);
+    options = parse_command_line(argc, argv);
   } catch (const UsageError& error) {
     std::fprintf(stderr, "multi_gpu_phases: error: %s\n", error.what());
     return kExitUsage;
   }
-  const Options& options = session.options;
   g_timeout_s = options.timeout_s;
-  ensure_cuda_device();
-  set_up_gpus(session);
-  std::vector<Gpu>& gpus = session.gpus;
+  ShardedLauncher launcher;
+  launcher.start(options, "multi_gpu_phases", true);
+  std::vector<Gpu>& gpus = launcher.gpus();
   const int reps = options.reps > 0 ? options.reps : 30;
   std::map<int, scan_zoo::Workspace> workspaces;
   for (const std::int64_t n : options.sizes) {
@@ -39,8 +37,8 @@ int main(int argc, char** argv) {
     std::vector<scan_zoo::Shard<T>> shards(gpus.size());
     std::vector<std::array<cudaEvent_t, 4>> marks(gpus.size());
     for (std::size_t g = 0; g < gpus.size(); ++g) {
-      const std::int64_t begin = n * gpus[g].rank / session.world;
-      const std::int64_t count = n * (gpus[g].rank + 1) / session.world - begin;
+      const std::int64_t begin = n * gpus[g].rank / launcher.world();
+      const std::int64_t count = n * (gpus[g].rank + 1) / launcher.world() - begin;
       ZOO_CUDA(cudaSetDevice(gpus[g].device));
       if (!ins[g].allocate(count * sizeof(T)) || !outs[g].allocate(count * sizeof(T))) {
         std::fprintf(stderr, "multi_gpu_phases: n=%lld does not fit on GPU %d\n", static_cast<long long>(n),
@@ -65,19 +63,15 @@ int main(int argc, char** argv) {
     };
     std::array<std::vector<float>, 4> times;  // reduce, exchange, scan, total
     for (int rep = -options.warmup; rep < reps; ++rep) {
-      agree(gpus, 0, ncclSum, "the barrier before a rep");
-      for (Gpu& gpu : gpus) {
-        ZOO_CUDA(cudaSetDevice(gpu.device));
-        if (!options.hot) gpu.flusher.flush(gpu.stream);
-      }
+      barrier_then_flush(gpus, options.hot);
       std::vector<scan_zoo::detail::ShardPlan<T>> plans(shards.size());
       const int count = static_cast<int>(shards.size());
       mark(0);
-      check(scan_zoo::detail::reduce_shards<T, Sum>(shards.data(), count, plans));
+      check(scan_zoo::detail::reduce_shards<T, Sum>(shards.data(), count, Sum{}, plans));
       mark(1);
       check(scan_zoo::detail::exchange_totals(shards.data(), count, plans));
       mark(2);
-      check(scan_zoo::detail::scan_shards<T, Sum>(shards.data(), count, plans, ScanKind::Inclusive, T(0)));
+      check(scan_zoo::detail::scan_shards<T, Sum>(shards.data(), count, Sum{}, plans, ScanKind::Inclusive, T(0)));
       mark(3);
       wait_all_or_die(gpus, "a timed run");
       if (rep < 0) continue;
@@ -96,11 +90,10 @@ int main(int argc, char** argv) {
     for (int phase = 0; phase < 4; ++phase) {
       const Stats stats = summarize(times[phase]);
       const double gbps = accesses[phase] > 0 ? accesses[phase] * n * sizeof(T) / (stats.median_ms * 1e-3) / 1e9 : NAN;
-      print_row({names[phase], "int32", "sum", "inclusive", n, session.world}, stats, gbps, "PASS");
+      print_row({names[phase], "int32", "sum", "inclusive", n, launcher.world()}, stats, gbps, "PASS");
     }
     for (auto& per_gpu : marks)
       for (cudaEvent_t& mark_event : per_gpu) ZOO_CUDA(cudaEventDestroy(mark_event));
   }
-  for (Gpu& gpu : gpus) ncclCommDestroy(gpu.comm);
   return kExitPass;
 }

@@ -1,6 +1,7 @@
-// harness.cuh -- the one header every variant includes. It owns main(): the command line,
-// device query, allocation, input generation, the CPU reference and verification, the watchdog,
-// timing and the output row. A variant supplies only its kernels and a small struct:
+// harness.cuh -- the one header every variant includes. It owns main(): the command line, the
+// combinations and their order, the budget, the timing protocol's call and the output row; a
+// *launcher* owns the hardware of a run, and a *problem* (problem.cuh) what is solved on it. A
+// variant supplies only its kernels and a small struct:
 //
 //   struct MyScan : zoo::VariantDefaults {
 //     static constexpr std::int64_t kTileItems = 1024;      // items per tile (tests use it)
@@ -20,13 +21,36 @@
 // stream)` to refuse a result the data made unrepresentable (all exit code 3); and
 // `template <class T, class Op> using Problem = ...` for a variant that solves something other
 // than a scan (problem.cuh: the memcpy row's copy; applications.cuh: segmented scan, stream
-// compaction, sort). The problem owns the inputs, the output, the CPU check and the signature
-// of run(); the harness owns everything else.
+// compaction, sort). The problem owns the inputs, the output, the check and the signature of
+// run(); the harness owns everything else.
+//
+// `using Launcher = ...` names the hardware a variant runs on; without it, OneGpuLauncher (here):
+// one GPU, one stream, the problem's arrays on it, the check on the host. The scans across GPUs
+// name zoo::ShardedLauncher (src/multi_gpu/multi_gpu_launcher.cuh) and its problems. A launcher:
+//
+//   static constexpr const char* kDescription;  // --help's "what the binary is"
+//   static bool accepts(options, variant);      // its own usage errors, said (exit 2)
+//   void start(options, variant, runs_any);     // its devices, once, before the combinations
+//                                               // (runs_any: some combination will run)
+//   bool prints_rows() const;                   // this process prints the rows (several
+//                                               // processes: rank 0 alone)
+//   int world() const;                          // the GPUs of the run: the rows' gpus column
+//   std::string label(row) const;               // the combination's name in stderr's lines
+//   template <class Variant, class T, class Op> class Launch {  // one combination:
+//     Launch(launcher, problem, row, label);
+//     bool allocate(Ending&);                   // the memory check and the buffers
+//     bool verify(run_ms, key, Ending&);        // the verified rounds (--repeat), every element
+//                                               // checked; may record the run's time for --budget-ms
+//     void run();                               // enqueues one whole run of the variant
+//     Timer timer();                            // how a rep is timed (timing.cuh)
+//   };
+// Launch's false is the combination's end: the Ending says its row's status and exit code.
 // The binary's name, and the name in its rows, is the .cu file's stem.
 #pragma once
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <chrono>
@@ -176,25 +200,20 @@ inline void ensure_cuda_device() {
   }
 }
 
+// How a combination ended before its timed row: the row's status and the exit code.
+struct Ending {
+  const char* status;
+  int code;
+};
+
+// The start of a program that times on one GPU outside ZOO_MAIN (probes/, tune/): its options,
+// a stream and the L2 flusher, which it sets up itself.
 struct Session {
   Options options;
   std::string variant;
   cudaStream_t stream = nullptr;
   L2Flusher flusher;
   int exit_code = kExitPass;
-  // For --budget-ms: the largest N verified so far per (type, op, mode), and its run time (the
-  // timed median; the verified run's wall time where nothing is timed, --check-only).
-  RunTimes run_ms;
-
-  // The GPU, set up when the first combination needs it: what is decided without one (an empty
-  // input, a size the variant refuses, one whose bytes no memory holds) is answered the same on
-  // any machine, and a machine without a GPU says so (exit code 4) only when a run needs one.
-  void open_device() {
-    if (stream) return;
-    ensure_cuda_device();
-    ZOO_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-    if (!options.check_only && !options.hot) flusher.prepare();
-  }
 };
 
 // The problem type of a variant at its first element type: for the traits that do not depend on
@@ -245,16 +264,6 @@ inline int waive(const Combination& combination, bool prints_rows) {
 }
 
 namespace detail {
-
-// How a combination ended before its timed row: the row's status and the exit code.
-struct Ending {
-  const char* status;
-  int code;
-};
-inline int finish(const RowLabel& row, Ending ending) {
-  print_untimed_row(row, ending.status);
-  return ending.code;
-}
 
 // What a device-memory shortfall says the size needs: the bytes, or that no 64-bit count holds them.
 inline std::string bytes_needed_text(std::size_t bytes) {
@@ -330,12 +339,12 @@ void run_never_finishing(Problem& problem, std::int64_t n, Workspace workspace, 
 // every element checked. Round 0's data depends only on (seed, type, op, mode, n). Records the
 // run's wall time for --budget-ms; false (and the ending) on a refusal or a wrong element.
 template <class Variant, class T, class Op, class Problem>
-bool verified_rounds(Session& session, Problem& problem, std::int64_t n, Workspace workspace, const std::string& key,
-                     const std::string& label, Ending& ending) {
-  const Options& options = session.options;
-  cudaStream_t stream = session.stream;
+bool verified_rounds(const Options& options, cudaStream_t stream, RunTimes& run_ms, const RowLabel& row,
+                     Problem& problem, Workspace workspace, const std::string& key, const std::string& label,
+                     Ending& ending) {
+  const std::int64_t n = row.n;
   for (int round = 0; round < options.repeat; ++round) {
-    problem.prepare(combination_seed(options.seed, current_row()) ^ mix64(round), stream);
+    problem.prepare(combination_seed(options.seed, row) ^ mix64(round), stream);
     if (options.inject_hang) run_never_finishing<Variant>(problem, n, workspace, stream, label);
     const auto began = std::chrono::steady_clock::now();
     problem.template run<Variant>(workspace, stream);
@@ -347,8 +356,8 @@ bool verified_rounds(Session& session, Problem& problem, std::int64_t n, Workspa
       ending = {"WAIVED", kExitUnsupported};
       return false;
     }
-    const auto previous = session.run_ms.find(key);
-    if (previous == session.run_ms.end() || previous->second.first < n) session.run_ms[key] = {n, verified_ms};
+    const auto previous = run_ms.find(key);
+    if (previous == run_ms.end() || previous->second.first < n) run_ms[key] = {n, verified_ms};
     problem.download(stream);
     wait_or_die(stream, "the copy of the result to the host");
 
@@ -372,99 +381,197 @@ bool verified_rounds(Session& session, Problem& problem, std::int64_t n, Workspa
   return true;
 }
 
-// One (type, op, mode, n) combination of the variant's problem (problem.cuh), top to bottom:
-// sizes it refuses, the budget, memory, the verified rounds, the timed reps, the row. Returns
-// its exit code.
-template <class Variant, class T, class Op>
-int run_combination(Session& session, ScanKind kind, std::int64_t n, const T* file_input) {
+}  // namespace detail
+
+// The launcher of every variant that names no other: one GPU, one stream, the problem's arrays
+// on it, the workspace beside them, the check on the host against the CPU reference
+// (problem.cuh), each rep timed by its event pair (OneGpuTimer).
+class OneGpuLauncher {
+ public:
+  static constexpr const char* kDescription = "one scan variant of scan-zoo";
+
+  static bool accepts(const Options& options, const std::string& variant) {
+    if (options.gpus == 0 && options.rank < 0) return true;
+    std::fprintf(stderr, "%s: error: --gpus, --nccl-id and --rank are for the multi-GPU binaries (multi_gpu_*)\n",
+                 variant.c_str());
+    return false;
+  }
+  // The GPU is set up when the first combination needs it (open_device): what is decided without
+  // one (an empty input, a size the variant refuses, one whose bytes no memory holds) is answered
+  // the same on any machine, and a machine without a GPU says so (exit code 4) only when a run
+  // needs one.
+  void start(const Options& options, const std::string&, bool) { options_ = &options; }
+  bool prints_rows() const { return true; }
+  int world() const { return 1; }
+  std::string label(const RowLabel& row) const { return row_label(row); }
+
+  template <class Variant, class T, class Op>
+  class Launch {
+   public:
+    using Problem = ProblemOf<Variant, T, Op>;
+    Launch(OneGpuLauncher& launcher, Problem& problem, const RowLabel& row, const std::string& label)
+        : launcher_(launcher), problem_(problem), row_(row), label_(label) {}
+
+    // A size whose bytes no 64-bit count holds is answered before the GPU is needed; then the
+    // problem's arrays and the variant's workspace, checked against what is free.
+    bool allocate(Ending& ending) {
+      if (!detail::countable_or_say_why(problem_, label_, ending)) return false;
+      launcher_.open_device();
+      bytes_ = problem_.carries_values() ? Variant::template pairs_workspace_bytes<T>(row_.n)
+                                         : Variant::template workspace_bytes<T, Op>(row_.n);
+      if (!detail::allocate_or_say_why(problem_, buffer_, bytes_, label_, ending)) return false;
+      // The workspace starts zeroed, once, outside timing (like its allocation). Variants that
+      // reset their state per run do so inside run() anyway; the one-launch tuned scan relies on
+      // this starting state and leaves the workspace ready for its next run itself
+      // (include/scan_zoo/detail/tuned_kernel.cuh).
+      if (bytes_) ZOO_CUDA(cudaMemsetAsync(buffer_.pointer, 0, bytes_, launcher_.stream_));
+      return true;
+    }
+    // The verified rounds, then the verified output to --output.
+    bool verify(RunTimes& run_ms, const std::string& key, Ending& ending) {
+      if (!detail::verified_rounds<Variant, T, Op>(*launcher_.options_, launcher_.stream_, run_ms, row_, problem_,
+                                                   workspace(), key, label_, ending))
+        return false;
+      write_output_file(launcher_.options_->output_path, problem_.output(), problem_.output_count());
+      return true;
+    }
+    void run() { problem_.template run<Variant>(workspace(), launcher_.stream_); }
+    OneGpuTimer timer() { return OneGpuTimer(*launcher_.options_, launcher_.stream_, launcher_.flusher_); }
+
+   private:
+    Workspace workspace() const { return {buffer_.pointer, bytes_}; }
+
+    OneGpuLauncher& launcher_;
+    Problem& problem_;
+    const RowLabel& row_;
+    const std::string& label_;
+    DeviceBuffer buffer_;  // the workspace
+    std::size_t bytes_ = 0;
+  };
+
+ private:
+  void open_device() {
+    if (stream_) return;
+    ensure_cuda_device();
+    ZOO_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+    if (!options_->check_only && !options_->hot) flusher_.prepare();
+  }
+
+  const Options* options_ = nullptr;
+  cudaStream_t stream_ = nullptr;
+  L2Flusher flusher_;
+};
+
+// The launcher a variant names, or the one-GPU launcher.
+template <class Variant, class = void>
+struct LauncherFor {
+  using type = OneGpuLauncher;
+};
+template <class Variant>
+struct LauncherFor<Variant, std::void_t<typename Variant::Launcher>> {
+  using type = typename Variant::Launcher;
+};
+template <class Variant>
+using LauncherOf = typename LauncherFor<Variant>::type;
+
+// What a binary keeps across its combinations: the options, its launcher, the worst exit code
+// so far, and for --budget-ms the largest N run so far per (type, op, mode) and its run time
+// (the timed median; where nothing is timed, --check-only, the verified run's wall time, where
+// the launcher records it).
+template <class Launcher>
+struct Harness {
+  Options options;
+  std::string variant;
+  Launcher launcher;
+  int exit_code = kExitPass;
+  RunTimes run_ms;
+};
+
+namespace detail {
+
+// One (type, op, mode, n) combination of the variant's problem, top to bottom: sizes it refuses,
+// the budget, memory, the verified rounds, the timed reps, the row (where this process prints
+// rows). Returns its exit code.
+template <class Variant, class T, class Op, class Launcher>
+int run_combination(Harness<Launcher>& harness, const RowLabel& row, ScanKind kind, const T* file_input) {
   using Problem = ProblemOf<Variant, T, Op>;
-  const Options& options = session.options;
-  const RowLabel& row = current_row();
-  const std::string label = row_label(row);
+  const Options& options = harness.options;
+  Launcher& launcher = harness.launcher;
+  const std::int64_t n = row.n;
+  const std::string label = launcher.label(row);
   const std::string key = row.type + " " + row.op + " " + row.mode;  // --budget-ms's
-  Ending ending{"PASS", kExitPass};
+  const auto finish = [&](Ending ending) {
+    if (launcher.prints_rows()) print_untimed_row(row, ending.status);
+    return ending.code;
+  };
   if (n == 0) {  // the empty problem: nothing to launch, nothing to check
     std::fprintf(stderr, "%s: empty input, nothing to do: PASS\n", label.c_str());
     write_output_file(options.output_path, static_cast<const T*>(nullptr), 0);
-    return finish(row, ending);
+    return finish({"PASS", kExitPass});
   }
   if (const char* reason = Variant::unsupported_size(n)) {
     std::fprintf(stderr, "%s: not supported: %s\n", label.c_str(), reason);
-    return finish(row, {"WAIVED", kExitUnsupported});
+    return finish({"WAIVED", kExitUnsupported});
   }
-  if (over_budget(options, session.run_ms, key, n, label)) return finish(row, {"SKIPPED(over-budget)", kExitPass});
+  if (over_budget(options, harness.run_ms, key, n, label)) return finish({"SKIPPED(over-budget)", kExitPass});
 
   Problem problem(n, kind, options, file_input);
-  if (!countable_or_say_why(problem, label, ending)) return finish(row, ending);
-  session.open_device();
-  const std::size_t workspace_bytes = problem.carries_values() ? Variant::template pairs_workspace_bytes<T>(n)
-                                                                : Variant::template workspace_bytes<T, Op>(n);
-  DeviceBuffer d_workspace;
-  if (!allocate_or_say_why(problem, d_workspace, workspace_bytes, label, ending)) return finish(row, ending);
-  const Workspace workspace{d_workspace.pointer, workspace_bytes};
-  cudaStream_t stream = session.stream;
-  // The workspace starts zeroed, once, outside timing (like its allocation). Variants that reset
-  // their state per run do so inside run() anyway; the one-launch tuned scan relies on this
-  // starting state and leaves the workspace ready for its next run itself (include/scan_zoo/detail/tuned_kernel.cuh).
-  if (workspace_bytes) ZOO_CUDA(cudaMemsetAsync(workspace.data, 0, workspace_bytes, stream));
+  typename Launcher::template Launch<Variant, T, Op> launch(launcher, problem, row, label);
+  Ending ending{"PASS", kExitPass};
+  if (!launch.allocate(ending) || !launch.verify(harness.run_ms, key, ending) || options.check_only)
+    return finish(ending);
 
-  if (!verified_rounds<Variant, T, Op>(session, problem, n, workspace, key, label, ending)) return finish(row, ending);
-  write_output_file(options.output_path, problem.output(), problem.output_count());
-  if (options.check_only) return finish(row, ending);
-
-  const Stats stats = time_reps(options, stream, session.flusher, [&] { problem.template run<Variant>(workspace, stream); });
+  auto timer = launch.timer();
+  const Stats stats = time_reps(options, timer, label, [&] { launch.run(); });
   // The budget's prediction from the timed median: the verified run's wall time carries one-time
   // costs (the first launch of a kernel loads its module; a library call allocates its workspace)
   // and once predicted a second for a scan of 7 us, skipping every larger N.
-  session.run_ms[key] = {n, stats.median_ms};
+  harness.run_ms[key] = {n, stats.median_ms};
   const double gbps = problem.bytes_moved() / (stats.median_ms * 1e-3) / 1e9;
-  report_timed(label, row, stats, gbps, options.hot, true);
+  report_timed(label, row, stats, gbps, options.hot, launcher.prints_rows());
   return kExitPass;
 }
 
 template <class Variant>
 int harness_main(int argc, char** argv, const char* variant_file) {
-  Session session;
-  session.variant = variant_name_from_file(variant_file);
-  if (!parse_options(argc, argv, session.variant, session.options)) return kExitUsage;
-  Options& options = session.options;
-  if (options.gpus > 0 || options.rank >= 0) {
-    std::fprintf(stderr, "%s: error: --gpus, --nccl-id and --rank are for the multi-GPU binaries (multi_gpu_*)\n",
-                 session.variant.c_str());
-    return kExitUsage;
-  }
+  using Launcher = LauncherOf<Variant>;
+  Harness<Launcher> harness;
+  harness.variant = variant_name_from_file(variant_file);
+  if (!parse_options(argc, argv, harness.variant, harness.options)) return kExitUsage;
+  Options& options = harness.options;
+  Launcher& launcher = harness.launcher;
+  const std::string& variant = harness.variant;
   using Sample = SampleProblem<Variant>;
   // The first line of --help says which problem-specific options the binary takes, so that the
   // scripts can ask the binary (bench.sh passes --row-length, --columns and --segment-length to
   // those that take them).
   if (options.help)
-    return print_help<Variant>(session.variant, "one scan variant of scan-zoo", Sample::kName, Sample::kRunsInPlace,
+    return print_help<Variant>(variant, Launcher::kDescription, Sample::kName, Sample::kRunsInPlace,
                                Sample::kUsesRowLength       ? "; takes --row-length"
                                : Sample::kUsesColumns       ? "; takes --columns"
                                : Sample::kUsesSegmentLength ? "; takes --segment-length"
                                                             : "");
+  if (!Launcher::accepts(options, variant)) return kExitUsage;
   g_timeout_s = options.timeout_s;
   if (!options.input_path.empty() && !Sample::kTakesInputFile) {
     std::fprintf(stderr, "%s: error: --input is not supported: this variant generates its own input (%s)\n",
-                 session.variant.c_str(), Sample::kInputDescription);
+                 variant.c_str(), Sample::kInputDescription);
     return kExitUsage;
   }
   if (options.segment_length > 0 && !Sample::kUsesSegmentLength) {
-    std::fprintf(stderr, "%s: error: --segment-length is for the segmented scans only\n", session.variant.c_str());
+    std::fprintf(stderr, "%s: error: --segment-length is for the segmented scans only\n", variant.c_str());
     return kExitUsage;
   }
   if (options.row_length > 0 && !Sample::kUsesRowLength) {
-    std::fprintf(stderr, "%s: error: --row-length is for the scans along rows only (src/axis/)\n",
-                 session.variant.c_str());
+    std::fprintf(stderr, "%s: error: --row-length is for the scans along rows only (src/axis/)\n", variant.c_str());
     return kExitUsage;
   }
   if (options.columns > 0 && !Sample::kUsesColumns) {
-    std::fprintf(stderr, "%s: error: --columns is for the scans down columns only (src/axis/)\n",
-                 session.variant.c_str());
+    std::fprintf(stderr, "%s: error: --columns is for the scans down columns only (src/axis/)\n", variant.c_str());
     return kExitUsage;
   }
   if (options.values && !Sample::kTakesValues) {
-    std::fprintf(stderr, "%s: error: --values is for the sorts only (key-value pairs)\n", session.variant.c_str());
+    std::fprintf(stderr, "%s: error: --values is for the sorts only (key-value pairs)\n", variant.c_str());
     return kExitUsage;
   }
 
@@ -476,12 +583,12 @@ int harness_main(int argc, char** argv, const char* variant_file) {
     std::string error;
     if (!read_input_file(options.input_path, element_bytes, options.sizes.empty() ? -1 : options.sizes[0],
                          file_bytes, error)) {
-      std::fprintf(stderr, "%s: error: %s\n", session.variant.c_str(), error.c_str());
+      std::fprintf(stderr, "%s: error: %s\n", variant.c_str(), error.c_str());
       return kExitUsage;
     }
     options.sizes = {static_cast<std::int64_t>(file_bytes.size() / element_bytes)};
     if (!finite_input(options.types[0], file_bytes, error)) {
-      std::fprintf(stderr, "%s: error: --input file '%s': %s\n", session.variant.c_str(), options.input_path.c_str(),
+      std::fprintf(stderr, "%s: error: --input file '%s': %s\n", variant.c_str(), options.input_path.c_str(),
                    error.c_str());
       return kExitUsage;
     }
@@ -489,7 +596,7 @@ int harness_main(int argc, char** argv, const char* variant_file) {
 
   // Unsupported combinations are known without a GPU: WAIVED rows, exit code 3.
   std::vector<Combination> combinations =
-      list_combinations(options, session.variant, [&](const std::string& type, const std::string& op, ScanKind kind) {
+      list_combinations(options, variant, [&](const std::string& type, const std::string& op, ScanKind kind) {
         const char* reason = nullptr;
         with_type(type, AllTypes{}, [&](auto t) {
           using T = decltype(t);
@@ -514,14 +621,16 @@ int harness_main(int argc, char** argv, const char* variant_file) {
     ensure_cuda_device();
     return print_device_info();
   }
+  launcher.start(options, variant, std::any_of(combinations.begin(), combinations.end(),
+                                               [](const Combination& c) { return c.unsupported == nullptr; }));
 
-  for (const Combination& combination : combinations) {
-    RowLabel& row = current_row();
-    row = combination.row;
+  for (Combination& combination : combinations) {
+    combination.row.gpus = launcher.world();
     if (combination.unsupported) {
-      session.exit_code = worse_exit(session.exit_code, waive(combination, true));
+      harness.exit_code = worse_exit(harness.exit_code, waive(combination, launcher.prints_rows()));
       continue;
     }
+    RowLabel row = combination.row;
     with_type(row.type, AllTypes{}, [&](auto t) {
       using T = decltype(t);
       if constexpr (contains<T>(typename Variant::Types{})) {
@@ -531,14 +640,15 @@ int harness_main(int argc, char** argv, const char* variant_file) {
           using Problem = ProblemOf<Variant, T, decltype(o)>;
           row.op = Problem::op_label();
           row.mode = Problem::mode_label(combination.kind, options) + (options.values ? "-pairs" : "");
-          int code = run_combination<Variant, T, decltype(o)>(session, combination.kind, row.n, file_input);
-          session.exit_code = worse_exit(session.exit_code, code);
+          if (launcher.prints_rows()) current_row() = row;  // a fatal error's row: printed once
+          const int code = run_combination<Variant, T, decltype(o)>(harness, row, combination.kind, file_input);
+          harness.exit_code = worse_exit(harness.exit_code, code);
         });
       }
     });
-    row.n = -1;
+    current_row().n = -1;
   }
-  return session.exit_code;
+  return harness.exit_code;
 }
 
 }  // namespace detail

@@ -1,8 +1,8 @@
 // problem.cuh -- what a variant solves. A "problem" owns, for one (type, op, mode, n)
 // combination: its inputs (generated from the combination's seed, or read from --input), its
 // output, the CPU check of the output, and the bytes one run moves (for the GB/s column). The
-// harness (harness.cuh) does everything around it: the memory check, the verified rounds, the
-// watchdog, the timing and the rows. A variant names its problem with
+// harness (harness.cuh) and its one-GPU launcher do everything around it: the memory check, the
+// verified rounds, the watchdog, the timing and the rows. A variant names its problem with
 //
 //   template <class T, class Op> using Problem = zoo::ScanProblem<T, Op>;   // the default
 //
@@ -12,8 +12,10 @@
 //                 checked element by element against the CPU reference scan
 //   CopyProblem   the memcpy row: the same buffers, checked as a copy of the input
 // and the applications' problems in applications.cuh (segmented scan, stream compaction, sort).
+// The scans across GPUs have problems of their own, for their launcher
+// (src/multi_gpu/sharded_problem.cuh): the traits and labels below, then their own per-run part.
 //
-// A problem's interface, host side (the harness calls nothing else):
+// A problem's interface, host side (the harness and the one-GPU launcher call nothing else):
 //   kTakesInputFile, kUsesSegmentLength,     which of --input / --segment-length / --row-length /
 //   kUsesRowLength, kUsesColumns,            --columns / --in-place / --values (the sorts'
 //   kRunsInPlace, kTakesValues               key-value pairs) it accepts

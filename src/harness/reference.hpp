@@ -25,7 +25,8 @@
 #include "../core/ops.cuh"
 
 // The generator and the narrowing are also compiled for the GPU, where the multi-GPU scans
-// generate their shards and check them (multi_gpu_harness.cuh): one definition of the data.
+// generate their shards and check them (src/multi_gpu/sharded_problem.cuh): one definition of
+// the data.
 #ifdef __CUDACC__
 #define ZOO_HOST_DEVICE __host__ __device__
 #else

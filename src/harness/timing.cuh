@@ -1,12 +1,28 @@
 // timing.cuh -- the timing protocol (docs/protocol.md, "How it measures"): the L2 flush
 // between reps, events around every whole run, warm-up, an adaptive rep count, the median with
-// the spread, and a noisy batch of reps measured again.
+// the spread, and a noisy batch of reps measured again. The protocol (time_batch, time_reps)
+// runs over a *timer*, which says how one rep is timed on the hardware of the run:
+//
+//   struct Timer {
+//     static constexpr bool kSameRepsOnEveryProcess;  // true: every process runs as many reps as
+//                                                     // the others (each rep is a collective), so
+//                                                     // an adaptive count comes from a probe rep's
+//                                                     // agreed time, not from a process's clock
+//     int group() const;                              // reps enqueued per host synchronization
+//     void warm_up(RunOnce&);                         // one untimed run, waited for
+//     void time_group(int count, RunOnce&, std::vector<float>& times_ms);
+//                                                     // count timed reps, their times appended
+//   };
+//
+// OneGpuTimer (here): an event pair on one stream per rep, behind the L2 flush. Several GPUs:
+// ShardedTimer (src/multi_gpu/multi_gpu_launcher.cuh).
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstddef>
 #include <cstdio>
 #include <string>
@@ -107,57 +123,91 @@ constexpr int kNoisyRemeasures = 2;
 
 inline bool noisy(const Stats& stats) { return stats.median_ms > kNoisyMedianOverMin * stats.min_ms; }
 
-// One batch by the protocol of docs/protocol.md, "How it measures": warm-up, then reps each bracketed by
-// its own event pair, adaptive count. Cold reps are timed one at a time, each behind its L2 flush
-// (which also keeps the GPU busy while the rep is enqueued, so launch latency is not timed). Hot
-// reps have nothing in front of them: they are enqueued in groups behind one untimed rep, each
-// with its own event pair, so every timed rep waits in the queue behind the previous one and
-// starts on a busy GPU with the previous rep's data in L2.
-template <class RunOnce>
-Stats time_batch(const Options& options, cudaStream_t stream, L2Flusher& flusher, RunOnce&& run_once) {
-  for (int i = 0; i < options.warmup; ++i) {
+// One GPU: every rep between its own event pair on `stream`. Cold reps are timed one at a time,
+// each behind its L2 flush (which also keeps the GPU busy while the rep is enqueued, so launch
+// latency is not timed). Hot reps have nothing in front of them: they are enqueued in groups
+// behind one untimed rep, each with its own event pair, so every timed rep waits in the queue
+// behind the previous one and starts on a busy GPU with the previous rep's data in L2.
+class OneGpuTimer {
+ public:
+  static constexpr bool kSameRepsOnEveryProcess = false;  // one process: its clock decides
+
+  OneGpuTimer(const Options& options, cudaStream_t stream, L2Flusher& flusher)
+      : hot_(options.hot), stream_(stream), flusher_(flusher), starts_(group()), stops_(group()) {
+    for (int b = 0; b < group(); ++b) {
+      ZOO_CUDA(cudaEventCreate(&starts_[b]));
+      ZOO_CUDA(cudaEventCreate(&stops_[b]));
+    }
+  }
+  OneGpuTimer(const OneGpuTimer&) = delete;
+  OneGpuTimer& operator=(const OneGpuTimer&) = delete;
+  ~OneGpuTimer() {
+    for (int b = 0; b < group(); ++b) {
+      ZOO_CUDA(cudaEventDestroy(starts_[b]));
+      ZOO_CUDA(cudaEventDestroy(stops_[b]));
+    }
+  }
+
+  int group() const { return hot_ ? kHotGroup : 1; }
+  template <class RunOnce>
+  void warm_up(RunOnce& run_once) {
     run_once();
     ZOO_CHECK_LAUNCH();
-    wait_or_die(stream, "a warm-up scan");
+    wait_or_die(stream_, "a warm-up scan");
   }
-  const int group = options.hot ? kHotGroup : 1;
-  std::vector<cudaEvent_t> starts(group), stops(group);
-  for (int b = 0; b < group; ++b) {
-    ZOO_CUDA(cudaEventCreate(&starts[b]));
-    ZOO_CUDA(cudaEventCreate(&stops[b]));
-  }
-  std::vector<float> times_ms;
-  const auto timing_began = std::chrono::steady_clock::now();
-  while (true) {
-    const int done = static_cast<int>(times_ms.size());
-    if (options.reps > 0) {
-      if (done >= options.reps) break;
-    } else if (done >= kMinReps) {
-      double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - timing_began).count();
-      if (spent >= kAutoBudgetS || done >= kMaxReps) break;
-    }
-    const int count = std::min(group, (options.reps > 0 ? options.reps : kMaxReps) - done);
-    if (options.hot) {
+  template <class RunOnce>
+  void time_group(int count, RunOnce& run_once, std::vector<float>& times_ms) {
+    if (hot_) {
       run_once();  // the untimed lead
       ZOO_CHECK_LAUNCH();
     }
     for (int b = 0; b < count; ++b) {
-      if (!options.hot) flusher.flush(stream);
-      ZOO_CUDA(cudaEventRecord(starts[b], stream));
+      if (!hot_) flusher_.flush(stream_);
+      ZOO_CUDA(cudaEventRecord(starts_[b], stream_));
       run_once();
       ZOO_CHECK_LAUNCH();
-      ZOO_CUDA(cudaEventRecord(stops[b], stream));
+      ZOO_CUDA(cudaEventRecord(stops_[b], stream_));
     }
-    wait_or_die(stream, "a timed scan");
+    wait_or_die(stream_, "a timed scan");
     for (int b = 0; b < count; ++b) {
       float ms = 0;
-      ZOO_CUDA(cudaEventElapsedTime(&ms, starts[b], stops[b]));
+      ZOO_CUDA(cudaEventElapsedTime(&ms, starts_[b], stops_[b]));
       times_ms.push_back(ms);
     }
   }
-  for (int b = 0; b < group; ++b) {
-    ZOO_CUDA(cudaEventDestroy(starts[b]));
-    ZOO_CUDA(cudaEventDestroy(stops[b]));
+
+ private:
+  bool hot_;
+  cudaStream_t stream_;
+  L2Flusher& flusher_;
+  std::vector<cudaEvent_t> starts_, stops_;
+};
+
+// One batch by the protocol of docs/protocol.md, "How it measures": warm-up, then reps (each
+// timed by the timer), a fixed --reps or an adaptive count: at least kMinReps, then until
+// kAutoBudgetS of wall time or kMaxReps. A timer whose processes must run equal counts fixes the
+// adaptive count from a probe rep instead (which counts as the first): its time is agreed, a
+// process's clock is not.
+template <class Timer, class RunOnce>
+Stats time_batch(const Options& options, Timer& timer, RunOnce& run_once) {
+  for (int i = 0; i < options.warmup; ++i) timer.warm_up(run_once);
+  std::vector<float> times_ms;
+  int reps = options.reps;  // 0: adaptive
+  if (reps == 0 && Timer::kSameRepsOnEveryProcess) {
+    timer.time_group(1, run_once, times_ms);
+    reps = static_cast<int>(
+        std::clamp<double>(std::ceil(kAutoBudgetS * 1e3 / std::max(times_ms[0], 1e-3f)), kMinReps, kMaxReps));
+  }
+  const auto timing_began = std::chrono::steady_clock::now();
+  while (true) {
+    const int done = static_cast<int>(times_ms.size());
+    if (reps > 0) {
+      if (done >= reps) break;
+    } else if (done >= kMinReps) {
+      double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - timing_began).count();
+      if (spent >= kAutoBudgetS || done >= kMaxReps) break;
+    }
+    timer.time_group(std::min(timer.group(), (reps > 0 ? reps : kMaxReps) - done), run_once, times_ms);
   }
   return summarize(times_ms);
 }
@@ -165,8 +215,8 @@ Stats time_batch(const Options& options, cudaStream_t stream, L2Flusher& flusher
 // A noisy batch measured again: `stats` is a first batch's, measure_batch() measures a whole new
 // one (warm-up included); while the batch is noisy, at most kNoisyRemeasures more times. stderr
 // says which rows were re-measured (`label`) and whether they settled; the row reports the last
-// batch. Shared by the one-GPU harness (time_reps) and the multi-GPU one, whose batches are the
-// same on every process (each rep's time is agreed), so that all take the same decisions.
+// batch. Where several processes time together, their batches are the same (each rep's time is
+// agreed), so that all take the same decisions.
 template <class MeasureBatch>
 Stats remeasure_while_noisy(Stats stats, const std::string& label, MeasureBatch&& measure_batch) {
   if (!noisy(stats)) return stats;
@@ -187,12 +237,20 @@ Stats remeasure_while_noisy(Stats stats, const std::string& label, MeasureBatch&
   return stats;
 }
 
-// Times run_once() (which enqueues one whole scan on `stream`): one batch (time_batch), measured
-// again while it is noisy (remeasure_while_noisy).
+// Times run_once() (which enqueues one whole run) with `timer`: one batch (time_batch), measured
+// again while it is noisy (remeasure_while_noisy); `label` names the row in stderr's lines.
+template <class Timer, class RunOnce>
+Stats time_reps(const Options& options, Timer& timer, const std::string& label, RunOnce&& run_once) {
+  const auto batch = [&] { return time_batch(options, timer, run_once); };
+  return remeasure_while_noisy(batch(), label, batch);
+}
+
+// The same on one GPU, for the programs that time outside ZOO_MAIN (probes/, tune/): run_once()
+// enqueues one whole scan on `stream`, and the row in progress (current_row()) names the lines.
 template <class RunOnce>
 Stats time_reps(const Options& options, cudaStream_t stream, L2Flusher& flusher, RunOnce&& run_once) {
-  const auto batch = [&] { return time_batch(options, stream, flusher, run_once); };
-  return remeasure_while_noisy(batch(), row_label(current_row()), batch);
+  OneGpuTimer timer(options, stream, flusher);
+  return time_reps(options, timer, row_label(current_row()), run_once);
 }
 
 }  // namespace zoo

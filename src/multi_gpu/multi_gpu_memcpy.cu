@@ -1,7 +1,7 @@
 // multi_gpu_memcpy -- the ceiling of the scans across GPUs: every GPU copies its own shard at once.
 //
 // Idea: memcpy_baseline on each of G GPUs together, over the same contiguous shards as
-// multi_gpu_scan, in the same harness (the same barrier before each rep, the same L2 flush on
+// multi_gpu_scan, with the same launcher (the same barrier before each rep, the same L2 flush on
 // every GPU, the slowest GPU's time). Nothing crosses between GPUs, so this is the aggregate
 // bandwidth a scan over the shards can hope for: the sum of every GPU's copy.
 //
@@ -14,11 +14,12 @@
 // In the charts (bench/multi_gpu/): the aggregate ceiling line; the 3-access bound drawn beside
 // it is 2/3 of it (docs/multi_gpu.md).
 // Run: make bin/multi_gpu_memcpy && ./bin/multi_gpu_memcpy 2^30 --gpus 2
-#include "multi_gpu_harness.cuh"
+#include "sharded_problem.cuh"
 
-struct MultiGpuMemcpy : zoo::MultiGpuVariantDefaults {
+struct MultiGpuMemcpy : zoo::ShardedVariantDefaults {
   static constexpr std::int64_t kTileItems = 0;
-  static constexpr bool kIsCopy = true;
+  template <class T, class Op>
+  using Problem = zoo::ShardedCopyProblem<T, Op>;  // checked as a copy of the input
   static constexpr bool kHandsOverAcrossTiles = false;
 
   template <class T, class Op>
@@ -31,4 +32,4 @@ struct MultiGpuMemcpy : zoo::MultiGpuVariantDefaults {
   }
 };
 
-ZOO_MULTI_GPU_MAIN(MultiGpuMemcpy)
+ZOO_MAIN(MultiGpuMemcpy)

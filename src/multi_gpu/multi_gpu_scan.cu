@@ -36,9 +36,9 @@
 #include <scan_zoo/multi_gpu.cuh>
 
 #include "../single_pass/tuned_scan.cuh"
-#include "multi_gpu_harness.cuh"
+#include "sharded_problem.cuh"
 
-struct MultiGpuScan : zoo::MultiGpuVariantDefaults {
+struct MultiGpuScan : zoo::ShardedVariantDefaults {
   static constexpr std::int64_t kTileItems = zoo::TunedDispatch::kTileItems;
 
   template <class T, class Op>
@@ -63,4 +63,4 @@ struct MultiGpuScan : zoo::MultiGpuVariantDefaults {
   }
 };
 
-ZOO_MULTI_GPU_MAIN(MultiGpuScan)
+ZOO_MAIN(MultiGpuScan)

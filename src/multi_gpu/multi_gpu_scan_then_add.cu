@@ -23,7 +23,7 @@
 #include <scan_zoo/scan.cuh>
 
 #include "../single_pass/tuned_scan.cuh"
-#include "multi_gpu_harness.cuh"
+#include "sharded_problem.cuh"
 
 namespace {
 
@@ -53,7 +53,7 @@ __global__ void __launch_bounds__(AddTile::kThreads)
 
 }  // namespace
 
-struct MultiGpuScanThenAdd : zoo::MultiGpuVariantDefaults {
+struct MultiGpuScanThenAdd : zoo::ShardedVariantDefaults {
   static constexpr std::int64_t kTileItems = zoo::TunedDispatch::kTileItems;
 
   template <class T, class Op>
@@ -110,4 +110,4 @@ struct MultiGpuScanThenAdd : zoo::MultiGpuVariantDefaults {
   }
 };
 
-ZOO_MULTI_GPU_MAIN(MultiGpuScanThenAdd)
+ZOO_MAIN(MultiGpuScanThenAdd)

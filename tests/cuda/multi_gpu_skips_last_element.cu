@@ -1,11 +1,11 @@
 // multi_gpu_skips_last_element -- a broken scan across GPUs for the tests: it scans every shard but
-// its last element, which keeps its poison. The multi-GPU harness's check must fail it (exit 1)
+// its last element, which keeps its poison. The sharded problem's check must fail it (exit 1)
 // and name the first wrong global index, whatever the number of GPUs.
 #include <scan_zoo/multi_gpu.cuh>
 
-#include "multi_gpu/multi_gpu_harness.cuh"
+#include "multi_gpu/sharded_problem.cuh"
 
-struct SkipsLastElement : zoo::MultiGpuVariantDefaults {
+struct SkipsLastElement : zoo::ShardedVariantDefaults {
   static constexpr std::int64_t kTileItems = zoo::TunedDispatch::kTileItems;
 
   template <class T, class Op>
@@ -23,4 +23,4 @@ struct SkipsLastElement : zoo::MultiGpuVariantDefaults {
   }
 };
 
-ZOO_MULTI_GPU_MAIN(SkipsLastElement)
+ZOO_MAIN(SkipsLastElement)
