@@ -39,6 +39,7 @@
 
 #include <scan_zoo/axis.cuh>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -349,14 +350,18 @@ void check_large(std::mt19937_64& rng, const std::string& only) {
     CHECK_CUDA(cudaMemcpy(got.data(), d, n * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
     CHECK_CUDA(cudaFree(d));
     std::string why = error != cudaSuccess ? std::string("returned ") + cudaGetErrorString(error) : "";
-    // Element e lies in line (e / slab) x inner + e % inner; a slab's first `inner` elements
-    // start their lines.
-    const std::int64_t slab = shape.length * shape.inner;
+    // Memory order, slab by slab: step k of a slab holds element k of each of its `inner` lines.
+    // (Nested loops, not one loop over e with e % inner and e % slab: two 64-bit divisions an
+    // element made this check most of the test's minutes.)
     std::vector<std::uint32_t> running(shape.inner);
-    for (std::int64_t e = 0; e < n && why.empty(); ++e) {
-      std::uint32_t& sum = running[e % shape.inner];
-      sum = (e % slab < shape.inner ? 0u : sum) + input[e];
-      if (got[e] != sum) why = "first wrong element at index " + std::to_string(e);
+    const std::uint32_t* in_at = input.data();
+    const std::uint32_t* got_at = got.data();
+    for (std::int64_t o = 0; o < shape.outer && why.empty(); ++o) {
+      std::fill(running.begin(), running.end(), 0u);
+      for (std::int64_t k = 0; k < shape.length && why.empty(); ++k, in_at += shape.inner, got_at += shape.inner)
+        for (std::int64_t i = 0; i < shape.inner; ++i)
+          if (got_at[i] != (running[i] += in_at[i]) && why.empty())
+            why = "first wrong element at index " + std::to_string(got_at + i - got.data());
     }
     report(why.empty(), std::string("large: ") + name + " uint32 in place", why);
   }
