@@ -32,20 +32,24 @@
 //   large      (--large, instead of the above) uint32 sums in place past 32-bit indices: rows of
 //              3 x 715827883 (2^31 + 1 elements) and 641 x 6700417 (2^32 + 1), one row of 2^32 + 1,
 //              3 and 641 columns of the same totals, and 2 columns of 2^31 + 1 (16 GB of device
-//              memory, 32 GB of host; several minutes); --large-case TEXT runs those whose name
-//              holds TEXT (e.g. "2 columns")
+//              memory, 32 GB of host, a minute or more each); --large-case TEXT runs those whose
+//              name holds TEXT (e.g. "2 columns"), as tests/test_api.py runs them, one case a test
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
 
 #include <scan_zoo/axis.cuh>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <random>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -318,8 +322,27 @@ void check_caller_workspace(std::mt19937_64& rng) {
   }
 }
 
+// Fills data[0, n) with 32-bit values from `seed`, on every core: chunk c from its own
+// generator seeded by (seed, c), so the values depend on the seed alone, not on the core count.
+void fill_random(std::uint32_t* data, std::int64_t n, std::uint64_t seed) {
+  constexpr std::int64_t kChunk = std::int64_t(1) << 24;
+  const std::int64_t chunks = (n + kChunk - 1) / kChunk;
+  std::atomic<std::int64_t> next{0};
+  const auto work = [&] {
+    for (std::int64_t c; (c = next++) < chunks;) {
+      std::mt19937_64 rng(seed ^ (0x9e3779b97f4a7c15ull * std::uint64_t(c + 1)));
+      for (std::int64_t e = c * kChunk; e < std::min(n, (c + 1) * kChunk); ++e) data[e] = std::uint32_t(rng());
+    }
+  };
+  std::vector<std::thread> threads(std::max(1u, std::thread::hardware_concurrency()));
+  for (auto& thread : threads) thread = std::thread(work);
+  for (auto& thread : threads) thread.join();
+}
+
 // Lines past 32-bit indices: uint32 sums in place (exact: they wrap), every element checked
-// against a running sum per line in one pass over memory.
+// against a running sum per line in one pass over memory. Each case holds 2 x 17 GB of host
+// memory (left uninitialized: the fill and the copy back write all of it) and prints the
+// seconds of its steps on stderr.
 void check_large(std::mt19937_64& rng, const std::string& only) {
   const std::int64_t two_32 = std::int64_t(1) << 32;
   static_assert(3 * std::int64_t(715827883) == (std::int64_t(1) << 31) + 1, "2^31 + 1 = 3 x 715827883");
@@ -334,35 +357,51 @@ void check_large(std::mt19937_64& rng, const std::string& only) {
   };
   scan_zoo::Workspace workspace;
   for (const auto& [name, shape] : cases) {
+    const std::uint64_t case_seed = rng();  // drawn for every case, so a case's data is the same alone
     if (std::string(name).find(only) == std::string::npos) continue;
     const std::int64_t n = shape.outer * shape.length * shape.inner;
-    std::vector<std::uint32_t> input(n);
-    for (auto& x : input) x = std::uint32_t(rng());
+    auto began = std::chrono::steady_clock::now();
+    std::string steps;
+    const auto step = [&](const char* what) {
+      const auto now = std::chrono::steady_clock::now();
+      char text[64];
+      std::snprintf(text, sizeof text, "%s%s %.1f s", steps.empty() ? "" : ", ", what,
+                    std::chrono::duration<double>(now - began).count());
+      steps += text;
+      began = now;
+    };
+    const std::unique_ptr<std::uint32_t[]> input(new std::uint32_t[n]), got(new std::uint32_t[n]);
+    fill_random(input.get(), n, case_seed);
+    step("fill");
     std::uint32_t* d = nullptr;
     if (cudaMalloc(&d, n * sizeof(std::uint32_t)) != cudaSuccess) {
       report(false, std::string("large: ") + name, "not enough device memory");
       continue;
     }
-    CHECK_CUDA(cudaMemcpy(d, input.data(), n * sizeof(std::uint32_t), cudaMemcpyHostToDevice));
+    CHECK_CUDA(cudaMemcpy(d, input.get(), n * sizeof(std::uint32_t), cudaMemcpyHostToDevice));
+    step("copy in");
     const cudaError_t error = scan_zoo::inclusive_scan(d, d, shape, scan_zoo::Plus{}, workspace);
     CHECK_CUDA(cudaDeviceSynchronize());
-    std::vector<std::uint32_t> got(n);
-    CHECK_CUDA(cudaMemcpy(got.data(), d, n * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
+    step("scan");
+    CHECK_CUDA(cudaMemcpy(got.get(), d, n * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
     CHECK_CUDA(cudaFree(d));
+    step("copy out");
     std::string why = error != cudaSuccess ? std::string("returned ") + cudaGetErrorString(error) : "";
     // Memory order, slab by slab: step k of a slab holds element k of each of its `inner` lines.
     // (Nested loops, not one loop over e with e % inner and e % slab: two 64-bit divisions an
-    // element made this check most of the test's minutes.)
+    // element.)
     std::vector<std::uint32_t> running(shape.inner);
-    const std::uint32_t* in_at = input.data();
-    const std::uint32_t* got_at = got.data();
+    const std::uint32_t* in_at = input.get();
+    const std::uint32_t* got_at = got.get();
     for (std::int64_t o = 0; o < shape.outer && why.empty(); ++o) {
       std::fill(running.begin(), running.end(), 0u);
       for (std::int64_t k = 0; k < shape.length && why.empty(); ++k, in_at += shape.inner, got_at += shape.inner)
         for (std::int64_t i = 0; i < shape.inner; ++i)
           if (got_at[i] != (running[i] += in_at[i]) && why.empty())
-            why = "first wrong element at index " + std::to_string(got_at + i - got.data());
+            why = "first wrong element at index " + std::to_string(got_at + i - got.get());
     }
+    step("check");
+    std::fprintf(stderr, "large: %s: %s\n", name, steps.c_str());
     report(why.empty(), std::string("large: ") + name + " uint32 in place", why);
   }
 }
