@@ -12,10 +12,10 @@
 //
 // Loading is two steps: fetch() issues the striped global loads into registers and returns at
 // once; arrange() waits for them and transposes them into the blocked arrangement. load() is the
-// two back to back. The coarsened tile's steps (tile_policies.cuh) use them apart, fetch() as its
-// load step and arrange() at the start of its scan step: with load() in the load step instead,
-// nvcc 13.0 scheduled those kernels differently for sm_90 and ptxas spilled 8 bytes in two of the
-// serial look-back's (bench/NOTES.md, "Tile policies as steps, and the grid layer").
+// two back to back, and CoarsenedTile::scan_tile calls them through scan_fetched. The split was
+// made for a persistent scan that prefetched its next tile; that scan is gone, and the split
+// stays because folding the steps into load() (or scan_fetched into scan_tile) changes the SASS
+// of the kernels that use them (sm_90, nvcc 13.0), which a cleanup must not do unmeasured.
 #pragma once
 
 #include <cstdint>
