@@ -114,7 +114,7 @@
 // H100 (a pass moves 16 bytes a key; the values keep 32-key tiles). What to look for: a pass against a copy
 // of the keys (memcpy of 2 x the key's bytes), its bound; the ranking's instructions (8 votes,
 // 8 inversions and 4 three-input ANDs a key); the look-back's reads (3 descriptors a step); the
-// histogram against one read of the keys (at 92% of DRAM bandwidth); skewed keys (all of one
+// histogram against one read of the keys (near DRAM bandwidth); skewed keys (all of one
 // digit: every shared atomic of a warp on one counter); small N, the one-block path against
 // CUB's; 2^21, where 12288-key tiles are too few to fill two blocks on every SM.
 //
@@ -426,11 +426,11 @@ __device__ void place_values(const std::uint32_t (&values)[Shape::kItems], TileS
 // neighbouring words a descriptor. No sleep before the first read: ranking the tile stands
 // between its publish and its look-back.
 //
-// Why a window: a walk at 2^26 keys was 8 descriptors deep on average (Nsight Compute: one load
-// per step, and 25% of the pass's stall samples waited on it), one L2 round trip each. Three at
-// a time made the sort 2-5% faster at 2^24-2^30 on the H100; 2 or 4 did as well within 1%, 6
-// or 8 no better (more loads per tile, most of them past the INCLUSIVE one). bench/NOTES.md,
-// "Onesweep, the ranking rewritten".
+// Why a window: a walk one descriptor at a time was several descriptors deep on average, one L2
+// round trip each, and the pass's stall samples waited on it (Nsight Compute). Three at a time
+// made the sort faster on the H100; 2 or 4 did about as well, 6 or 8 no better (more loads per
+// tile, most of them past the INCLUSIVE one). The figures: bench/NOTES.md, "Onesweep, the
+// ranking rewritten".
 constexpr int kLookbackWindow = 3;
 
 template <class Count>

@@ -102,8 +102,9 @@ __global__ void __launch_bounds__(kThreads)
 // (warp, round, lane) is the keys' input order, which the ranking keeps.
 constexpr int kWarpKeys = kItems * zoo::kWarpSize;
 // Four blocks per SM (64 registers per thread): with the compiler's choice (80-102 registers)
-// only two fit, and the scatter, which waits on its loads, ran at 27% of DRAM bandwidth. 64-bit
-// keys take twice the registers and spill in 64: three blocks (85 registers).
+// only two fit, and the scatter, which waits on its loads, ran far below DRAM bandwidth
+// (bench/NOTES.md, "The applications"). 64-bit keys take twice the registers and spill in 64:
+// three blocks (85 registers).
 template <class T>
 constexpr int kScatterBlocksPerSM = sizeof(T) == 4 ? 4 : 3;
 

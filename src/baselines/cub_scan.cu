@@ -7,7 +7,8 @@
 //
 // Work: O(N); depth: O(log tile) inside a block plus the look-back. Launches: 2 (a small kernel
 // initialises the tile-state array, then the scan kernel). Global traffic: 2 accesses per element
-// (plus a few bytes of tile state per tile), so its bound is memcpy; ~80% of memcpy at large N.
+// (plus a few bytes of tile state per tile), so its bound is memcpy (how near it comes, per GPU:
+// bench/<gpu>/timing.txt).
 //
 // To give CUB its best path, sum maps to InclusiveSum / ExclusiveSum and max / min to CUB's own
 // cuda::maximum / cuda::minimum (its tuning recognises those operators). The temporary storage

@@ -12,8 +12,8 @@
 // Constraints: any type and N. It scans nothing: its check is output == input, and --op and
 // --mode only label the row so that it lines up with the scan rows it bounds.
 //
-// In the charts: the top line at large N (about 3 TB/s counting read + write on an H100), and
-// a launch-latency floor of a few microseconds at small N.
+// In the charts: the top line at large N (each GPU's copy bandwidth, counting read + write:
+// bench/<gpu>/timing.txt), and a launch-latency floor of a few microseconds at small N.
 //
 // Run: make bin/memcpy_baseline && ./bin/memcpy_baseline 2^28
 #include "../harness/harness.cuh"

@@ -525,7 +525,7 @@ int run_combination(Harness<Launcher>& harness, const RowLabel& row, ScanKind ki
   const Stats stats = time_reps(options, timer, label, [&] { launch.run(); });
   // The budget's prediction from the timed median: the verified run's wall time carries one-time
   // costs (the first launch of a kernel loads its module; a library call allocates its workspace)
-  // and once predicted a second for a scan of 7 us, skipping every larger N.
+  // and once predicted a second for a scan of microseconds, skipping every larger N.
   harness.run_ms[key] = {n, stats.median_ms};
   const double gbps = problem.bytes_moved() / (stats.median_ms * 1e-3) / 1e9;
   report_timed(label, row, stats, gbps, options.hot, launcher.prints_rows());

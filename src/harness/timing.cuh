@@ -113,8 +113,8 @@ constexpr int kHotGroup = 10;  // hot reps enqueued per host synchronization
 
 // A batch of reps is noisy when its median is more than this many times its min. A scan's time
 // barely depends on anything but N, so the bulk of its reps sit near the fastest one; a median far
-// above the min means something else shared the GPU or the host during the batch (a CUB row at
-// 2^11 with median 31.9 us and min 6.4 us reached a published table). The rule stays derivable
+// above the min means something else shared the GPU or the host during the batch (a CUB row
+// whose median was five times its min once reached a published table). The rule stays derivable
 // from the row itself (median_ms / min_ms), so the tables can mark such rows without a new status.
 constexpr double kNoisyMedianOverMin = 1.5;
 // How many more whole batches (warm-up included) a noisy batch gets. The row reports the last

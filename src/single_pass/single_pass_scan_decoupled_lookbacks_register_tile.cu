@@ -17,11 +17,11 @@
 // registers, so 6 blocks (48 warps) share an SM, against 7 blocks of 4 warps (72 registers) for
 // the transposing 128 x 24 tile, and a tile meets two barriers instead of about eight, so it
 // reaches its publish sooner. Measured beside the warp-window variant on the H100 and the H200
-// (bench/NOTES.md, "Register-resident tiles"): 8-12% less time at 2^16..2^20, 3-5% at 2^24, but
-// only 0.5-2% from 2^26 on, where both are held at 86-88% of memcpy on the H200 by what they
-// share: one descriptor per 32-byte sector, 4096-element tiles or smaller, a ticket and a memset.
+// (bench/NOTES.md, "Register-resident tiles"): faster at every size, most where a tile's latency
+// matters (small N), least at large N, where both are held below a copy by what they share: one
+// descriptor per 32-byte sector, 4096-element tiles or smaller, a ticket and a memset.
 // single_pass_scan_tuned runs the same tile with dense descriptors, 32 items per thread and one
-// launch, and reaches 97-98% there.
+// launch, and comes within a few percent of a copy there (README.md's table).
 //
 // Everything else is the warp-window variant's: the ticket (tile order), the packed 64-bit
 // descriptor in its own 32-byte sector, published by atomic exchange (grid/protocol.cuh), the

@@ -9,9 +9,9 @@
 // window holds no INCLUSIVE descriptor, its whole reduction is combined in and the window moves
 // 32 tiles further back. Packed 64-bit descriptors, one per 32-byte sector, relaxed atomics
 // (grid/protocol.cuh); a 600 ns sleep before the first poll and 300 ns between polls
-// (grid/lookback.cuh). Those three choices took it from 57% to 85% of memcpy at 2^28 on the H100
-// (bench/NOTES.md tells the story); publishing each descriptor with an atomic exchange instead
-// of a store took it 7-8% further on the H100 and the H200 (bench/NOTES.md, "Publishing by
+// (grid/lookback.cuh). Those three choices made most of its way to memcpy at large N
+// (bench/NOTES.md, "The single-pass family"); publishing each descriptor with an atomic exchange
+// instead of a store took it further on the H100 and the H200 (bench/NOTES.md, "Publishing by
 // exchange").
 //
 // Work: O(N); depth: O(log tile) + the look-back windows. Launches: 2 (memset of the tile state

@@ -12,7 +12,7 @@
 // holds a value per column.
 // Why shared memory: a tile staged with cp.async holds no register while its bytes travel, so
 // 4 blocks an SM keep 192 KB of loads in flight, where tiles held in registers (this kernel
-// up to f035df4) fitted 2 blocks and 64 KB and ran at 47-75% of a copy
+// up to f035df4) fitted 2 blocks and 64 KB and ran well below a copy
 // (bench/NOTES.md, "Scans along an axis"); the chunk is read twice from shared memory, for its
 // totals and for its results, and never held whole in registers. A tile spends most of its life
 // in its look-back and its two passes, not in its loads, so its bytes count twice: tiles of 40 KB
@@ -64,8 +64,8 @@
 // once by 16-byte loads, each half a relaxed read, as the tuned scan's packed descriptors are):
 // no fence, and one round trip for a value and its flag. A first
 // version, a status word per tile and value slots ordered by release/acquire, read by warp 0
-// alone, four bands' reads in flight per lane, ran at 30-41% of copy (bench/NOTES.md, "Scans
-// along an axis").
+// alone, four bands' reads in flight per lane, ran at well under half a copy's speed
+// (bench/NOTES.md, "Scans along an axis").
 //
 // Forward progress: a tile waits only on tiles with smaller indices (the bands above it, in the
 // same slab and column block), relying on blocks being dispatched in blockIdx.x order, as the
