@@ -61,8 +61,9 @@
 // publishes its 256 descriptors twice and its look-back reads 256 or more: with 8-byte
 // descriptors, at least 6 KB per tile, 1.5 bytes per key per pass with 4096-key tiles, 0.5 with
 // 12288 (twice that from N = 2^32 on). Read back while L2 still holds them, but as N grows the
-// region outgrows the L2 and its lines travel to DRAM and back: with 6144-key tiles at 2^28,
-// Nsight Compute counted 11% more DRAM writes and 14% more reads in a pass than the keys' own.
+// region outgrows the L2 and its lines travel to DRAM and back: Nsight Compute counted more DRAM
+// traffic in a pass than the keys' own at 2^28 (bench/NOTES.md, "Onesweep, the ranking
+// rewritten", its last paragraph).
 // The GB/s column counts 2 x the key's bytes per key (a copy's bytes).
 //
 // Tile state: one descriptor per (tile, digit), at tile x 256 + digit, so that a tile's 256 are
@@ -146,7 +147,7 @@ static_assert(kThreads == kRadixBuckets, "one thread per digit value");
 // (RadixSortOnesweep::run_sort), each by key width (and the large one with pairs): bigger tiles
 // mean fewer descriptors and look-backs per key, smaller ones more tiles to spread over the
 // SMs. Measured on the H100 (bench/NOTES.md, "Onesweep, first measurements"): 24 32-bit keys a
-// thread took 0.95x the time of 16 at 2^22, 0.92x at 2^24 and 0.89x at 2^28, but 1.09x at 2^20.
+// thread beat 16 from 2^22 on, and lost at 2^20.
 template <int Items, int BlocksPerSM>
 struct TileShape {
   static constexpr int kItems = Items;
@@ -160,13 +161,12 @@ template <class T>
 using SmallTiles = std::conditional_t<sizeof(T) == 4, TileShape<16, 4>, TileShape<16, 3>>;
 // From kLargeTilesFrom keys on. Bigger tiles mean fewer tiles, so fewer descriptors and
 // look-back walks a key. Measured on the H100 (bench/NOTES.md, "Onesweep, 64-bit keys and
-// larger tiles"), 32-bit keys at 2^22-2^29, keys a thread x blocks per SM: against 24 x 3 (the
-// shape before), 20 x 3 took 1.05-1.10x its time, 28 x 2 0.98-1.02x, 32 x 2 0.94-0.98x; in a
-// second call, against 32 x 2, 40 x 2 took 0.95-0.99x and 48 x 2 0.92-0.98x. So 32-bit keys
-// take 48 a thread, 2 blocks per SM (128 registers; 12288 keys a tile), but with pairs 32 (48
-// keys and their values, 128 KB of shared memory a block, would leave room for one block per
-// SM). 64-bit keys take 32 (0.86-0.95x the time of 16 x 3 and 0.90-0.97x of 24 x 2 at
-// 2^21-2^28), and with pairs 24 (32 and their values: 120 KB).
+// larger tiles"; keys a thread x blocks per SM): for 32-bit keys each step up from 24 x 3
+// through 28 x 2, 32 x 2, 40 x 2 to 48 x 2 took less time at 2^22-2^29. So 32-bit keys take 48
+// a thread, 2 blocks per SM (128 registers; 12288 keys a tile), but with pairs 32 (48 keys and
+// their values, 128 KB of shared memory a block, would leave room for one block per SM).
+// 64-bit keys take 32 (faster than 16 x 3 and 24 x 2 at 2^21-2^28), and with pairs 24 (32 and
+// their values: 120 KB).
 template <class T, bool kPairs>
 using LargeTiles = std::conditional_t<sizeof(T) == 4, std::conditional_t<kPairs, TileShape<32, 2>, TileShape<48, 2>>,
                                       std::conditional_t<kPairs, TileShape<24, 2>, TileShape<32, 2>>>;

@@ -39,7 +39,7 @@
 // In the charts (bench/<gpu>/applications.png): against cub_radix_sort (cub::DeviceRadixSort::SortKeys,
 // onesweep): slower, more so at large N (the figures: bench/NOTES.md, "The applications").
 // Nsight Compute says why: the scatter is bound by the shared-memory/warp-op pipe (ranking
-// with __match_any_sync, the shared-memory scatter), not by DRAM (31%), and each pass reads the
+// with __match_any_sync, the shared-memory scatter), not by DRAM, and each pass reads the
 // keys twice; the 12 launches put a floor under small N (bench/NOTES.md, "The applications"),
 // where CUB sorts up to 2^12 keys in one block. Its rows in the tables measured before radix_sort_onesweep existed are
 // named radix_sort, the name it had then.

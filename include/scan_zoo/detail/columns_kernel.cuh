@@ -16,8 +16,9 @@
 // (bench/NOTES.md, "Scans along an axis"); the chunk is read twice from shared memory, for its
 // totals and for its results, and never held whole in registers. A tile spends most of its life
 // in its look-back and its two passes, not in its loads, so its bytes count twice: tiles of 40 KB
-// ran 5-18% faster than tiles of 32 KB at 8 to 64 float32 columns, and tiles of 48 KB (4 blocks
-// still fit an SM's shared memory) 1-4% faster again from 2 to 64 columns (the same section).
+// beat tiles of 32 KB at 8 to 64 float32 columns, and tiles of 48 KB (4 blocks still fit an SM's
+// shared memory) beat 40 KB again from 2 to 64 columns (bench/NOTES.md, "Columns: the column
+// kernel").
 // (A probe that timed each tile's steps found it waiting in its look-back for about half of its
 // life: the same section, "Where a tile's life goes".) The stage is dynamic shared memory, past
 // 48 KB.

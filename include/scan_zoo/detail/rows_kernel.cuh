@@ -251,8 +251,8 @@ struct RowStarts {
 // window of 32, spinning, aggregate after the scan, with 128 bytes of accumulators per thread:
 // 32 items of 32 bits, 16 of 64 bits or more. What a block keeps in flight decides the speed
 // along long rows (bench/NOTES.md, "Scans along an axis"): with 256 x 16 and 69 registers (3
-// blocks an SM) the row kernel drew 68% of DRAM bandwidth at 2^26 where the tuned scan's 256 x 32
-// (58 registers, 4 blocks) drew 86% (ncu). So the tile is the tuned one's, the lifted scan keeps
+// blocks an SM) the row kernel drew clearly less DRAM bandwidth at 2^26 than the tuned scan's
+// 256 x 32 (58 registers, 4 blocks) (ncu). So the tile is the tuned one's, the lifted scan keeps
 // no pair per item (RestartingWarpScan), and the kernel says how many blocks an SM must hold
 // (kRowsBlocksPerSm): three of 32-bit values (at most 80 registers; four, 64, spilled), two when
 // the kernel also writes row totals (three spilled). 64-bit values (the linear recurrence's maps)

@@ -11,7 +11,7 @@
 //                         variants keep 4 (one descriptor per 32-byte sector: a poll of 32
 //                         neighbours touches 8 lines instead of 2, and a tile's publish shares
 //                         its sector with no other tile's), which won while descriptors were
-//                         published by store (dense words cost 9% at 2^28 on the H100, then).
+//                         published by store (dense words were slower then).
 //                         Published by exchange, dense words (1) are the faster layout on the
 //                         H100 and the H200, and the tuned scan uses them (bench/NOTES.md,
 //                         "Publishing by exchange").
