@@ -17,7 +17,6 @@ namespace zoo::probe {
 // False (the message said) on a usage error: the probe exits 2.
 inline bool start_probe(const char* name, const char* title, int argc, char** argv, const char* default_sizes,
                         Session& session) {
-  session.variant = name;
   std::vector<char*> args(argv, argv + argc);
   if (argc < 2 || argv[1][0] == '-') args.insert(args.begin() + 1, const_cast<char*>(default_sizes));
   try {

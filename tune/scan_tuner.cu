@@ -130,7 +130,6 @@ int tune_main(int argc, char** argv) {
     return kExitPass;
   }
   Session session;
-  session.variant = "scan_tuner";
   try {
     session.options = parse_command_line(static_cast<int>(rest.size()), rest.data());
   } catch (const UsageError& error) {

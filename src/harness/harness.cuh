@@ -210,7 +210,6 @@ struct Ending {
 // a stream and the L2 flusher, which it sets up itself.
 struct Session {
   Options options;
-  std::string variant;
   cudaStream_t stream = nullptr;
   L2Flusher flusher;
   int exit_code = kExitPass;
