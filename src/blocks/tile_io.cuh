@@ -12,10 +12,9 @@
 //
 // Loading is two steps: fetch() issues the striped global loads into registers and returns at
 // once; arrange() waits for them and transposes them into the blocked arrangement. load() is the
-// two back to back, and CoarsenedTile::scan_tile calls them through scan_fetched. The split was
-// made for a persistent scan that prefetched its next tile; that scan is gone, and the split
-// stays because folding the steps into load() (or scan_fetched into scan_tile) changes the SASS
-// of the kernels that use them (sm_90, nvcc 13.0), which a cleanup must not do unmeasured.
+// two back to back. The coarsened tile's steps (tile_policies.cuh) use them apart, fetch() as its
+// load step and arrange() at the start of its scan step, so that the loads are in flight while
+// nothing else waits on them (bench/NOTES.md, "Tile policies as steps, and the grid layer").
 #pragma once
 
 #include <cstdint>
@@ -23,19 +22,6 @@
 #include <scan_zoo/detail/vector_access.cuh>
 
 namespace zoo {
-
-// threadIdx.x, read so that the compiler cannot treat it as loop-invariant. Every shared-memory
-// offset of the transpose (t * Items + k + (t * Items + k) / 32 and its striped twin) is then
-// computed where it is used. With threadIdx.x itself, a kernel that scanned tiles in a loop (a
-// persistent scan, since removed) got ~96 such offsets hoisted out of the loop into registers:
-// 151 registers instead of 72 for 128 x 24 items, and a third of the occupancy. No kernel loops
-// over tiles now, but threadIdx.x here still changes the SASS of the kernels that use the tile
-// (sm_90, nvcc 13.0): a change to measure, not a cleanup.
-__device__ __forceinline__ int thread_index_in_loop() {
-  int t;
-  asm volatile("mov.u32 %0, %%tid.x;" : "=r"(t));
-  return t;
-}
 
 template <class T, int Threads, int Items>
 struct BlockedTile {
@@ -67,7 +53,7 @@ struct BlockedTile {
   }
 
   __device__ static Fetched fetch(const T* tile, int valid, T pad) {
-    const int t = thread_index_in_loop();
+    const int t = threadIdx.x;
     Fetched fetched;
     fetched.vectorized = vector_path(tile, valid);
     if (kVectorizable && fetched.vectorized) {
@@ -88,7 +74,7 @@ struct BlockedTile {
   }
 
   __device__ static void arrange(const Fetched& fetched, T (&items)[Items]) {
-    const int t = thread_index_in_loop();
+    const int t = threadIdx.x;
     if (Items == 1 || (kOneVectorPerThread && fetched.vectorized)) {  // already blocked
 #pragma unroll
       for (int k = 0; k < Items; ++k) items[k] = fetched.raw[k];
@@ -116,7 +102,7 @@ struct BlockedTile {
   }
 
   __device__ static void store(T* tile, int valid, const T (&items)[Items]) {
-    const int t = thread_index_in_loop();
+    const int t = threadIdx.x;
     if constexpr (Items == 1) {
       if (t < valid) tile[t] = items[0];
       return;

@@ -1,12 +1,22 @@
-// tile_policies.cuh -- the two shapes of block-level tile scan that the hierarchical variants
-// plug into zoo::Hierarchy (see hierarchy.cuh for the scan_tile contract).
+// tile_policies.cuh -- the two shapes of block-level tile scan that the hierarchical and the
+// teaching single-pass drivers run (hierarchy.cuh, single_pass.cuh, reduce_then_scan.cu).
+//
+// A policy's Scan<T, Op> is one tile's scan as plain steps, which every thread of the block
+// calls in this order; a driver puts what the tile needs from the rest of the grid (its carry-in)
+// between the second and the third, as the tuned kernel does (tuned_kernel.cuh):
+//   load(in, valid)          the tile in[0, valid), padded with the identity to a whole tile;
+//                            every element is read before any is written, so in == out is fine
+//   scan(exclusive)          the tile scanned on its own; returns its total to every thread
+//   (the driver's carry-in: the identity in the hierarchy, a scanned total in reduce-then-scan,
+//    a look-back in the single-pass scans, which publish the total first)
+//   prepend_and_store(carry, exclusive, out, valid)
+//                            carry in front of every element, and out[0, valid) written
+// `exclusive` is applied by whichever step the policy shifts in: the prepend here; the register
+// tile (single_pass_scan_decoupled_lookbacks_register_tile.cu) shifts while it scans.
 //
 // TreeTile<Threads, TileItems, Tree>: the textbook shape. The tile is loaded coalesced into a
 // shared array, scanned there by a tree of smem_tree_scans.cuh (Kogge-Stone: one element per
-// thread; Brent-Kung and Blelloch: two), and stored coalesced.
-//
-// Both take an optional carry-in source (NoCarryIn below) so that the same tile scan serves the
-// hierarchy, reduce-then-scan and the single-pass scans.
+// thread; Brent-Kung and Blelloch: two), and stored coalesced, the carry added on the way out.
 //
 // CoarsenedTile<Threads, Items, BlockScan>: thread coarsening. Each thread owns Items
 // consecutive elements in registers (loaded through a shared-memory transpose, tile_io.cuh, with
@@ -23,17 +33,6 @@
 
 namespace zoo {
 
-// Where a tile's carry-in (the reduction of everything before it) comes from. scan_tile calls
-// get<T, Op>(tile_total) once, from every thread of the block, after the block scan, and
-// combines the result in front of every output. Hierarchical tiles have none (the carry pass
-// adds it later); reduce-then-scan reads it from the scanned totals; single-pass scans wait for
-// it (chained or decoupled look-back), which is why the tile total is handed over: a tile
-// publishes its own aggregate before it looks back.
-struct NoCarryIn {
-  template <class T, class Op>
-  __device__ T get(T) const { return Op::template identity<T>(); }
-};
-
 template <int Threads, int TileItems, class Tree>
 struct TreeTile {
   static_assert(TileItems <= 2 * Threads && TileItems % Threads == 0, "one or two elements per thread");
@@ -41,34 +40,38 @@ struct TreeTile {
   static constexpr int kTileItems = TileItems;
 
   template <class T, class Op>
-  __device__ static T scan_tile(const T* in, T* out, int valid, bool exclusive) {
-    return scan_tile<T, Op>(in, out, valid, exclusive, NoCarryIn{});
-  }
-
-  // As above, with the tile's carry-in asked for once the tile total is known (see NoCarryIn).
-  template <class T, class Op, class CarryIn>
-  __device__ static T scan_tile(const T* in, T* out, int valid, bool exclusive, CarryIn&& carry_in) {
-    const Op op;
-    __shared__ T s[Tree::template kStorage<TileItems>];
+  struct Scan {
+    __device__ static T* shared() {
+      __shared__ T s[Tree::template kStorage<TileItems>];
+      return s;
+    }
     // A compile-time trip count: a loop from threadIdx.x with a run-time bound compiles into an
     // unrolled loop with remainder branches, which measurably slows this latency-bound kernel.
-    constexpr int kPerThread = TileItems / Threads;
+    static constexpr int kPerThread = TileItems / Threads;
+
+    __device__ void load(const T* in, int valid) const {
+      T* s = shared();
 #pragma unroll
-    for (int k = 0; k < kPerThread; ++k) {
-      const int i = k * Threads + threadIdx.x;
-      s[Tree::slot(i)] = i < valid ? in[i] : Op::template identity<T>();
+      for (int k = 0; k < kPerThread; ++k) {
+        const int i = k * Threads + threadIdx.x;
+        s[Tree::slot(i)] = i < valid ? in[i] : Op::template identity<T>();
+      }
     }
-    Tree::template inclusive<T, Op, TileItems>(s);
-    const T total = s[Tree::slot(TileItems - 1)];  // identity padding: the last slot is the total
-    const T carry = carry_in.template get<T, Op>(total);
+    __device__ T scan(bool /* exclusive: applied on the way out */) const {
+      Tree::template inclusive<T, Op, TileItems>(shared());
+      return shared()[Tree::slot(TileItems - 1)];  // identity padding: the last slot is the total
+    }
+    __device__ void prepend_and_store(T carry, bool exclusive, T* out, int valid) const {
+      const Op op;
+      const T* s = shared();
 #pragma unroll
-    for (int k = 0; k < kPerThread; ++k) {
-      const int i = k * Threads + threadIdx.x;
-      if (i < valid)
-        out[i] = op(carry, !exclusive ? s[Tree::slot(i)] : i == 0 ? Op::template identity<T>() : s[Tree::slot(i - 1)]);
+      for (int k = 0; k < kPerThread; ++k) {
+        const int i = k * Threads + threadIdx.x;
+        if (i < valid)
+          out[i] = op(carry, !exclusive ? s[Tree::slot(i)] : i == 0 ? Op::template identity<T>() : s[Tree::slot(i - 1)]);
+      }
     }
-    return total;
-  }
+  };
 };
 
 template <int Threads, int Items, class BlockScan>
@@ -79,42 +82,36 @@ struct CoarsenedTile {
   using IO = BlockedTile<T, Threads, Items>;
 
   template <class T, class Op>
-  __device__ static T scan_tile(const T* in, T* out, int valid, bool exclusive) {
-    return scan_tile<T, Op>(in, out, valid, exclusive, NoCarryIn{});
-  }
+  struct Scan {
+    typename IO<T>::Fetched fetched;  // after load(): the tile as it came from global memory
+    T items[Items];                   // after scan(): this thread's items, scanned serially
+    T block_prefix;                   // after scan(): everything in the tile before this thread's items
 
-  // As above, with the tile's carry-in asked for once the tile total is known (see NoCarryIn).
-  template <class T, class Op, class CarryIn>
-  __device__ static T scan_tile(const T* in, T* out, int valid, bool exclusive, CarryIn&& carry_in) {
-    return scan_fetched<T, Op>(IO<T>::fetch(in, valid, Op::template identity<T>()), out, valid, exclusive,
-                               carry_in);
-  }
-
-  // The same, from a tile whose global loads were issued by IO<T>::fetch (padded with the
-  // identity). scan_tile is its only caller; it stays a function of its own because folding it
-  // into scan_tile changes the SASS (tile_io.cuh, on why loading is two steps).
-  template <class T, class Op, class CarryIn>
-  __device__ static T scan_fetched(const typename IO<T>::Fetched& fetched, T* out, int valid, bool exclusive,
-                                   CarryIn&& carry_in) {
-    const Op op;
-    T items[Items];
-    IO<T>::arrange(fetched, items);
+    // Issues the global loads and returns; scan() waits for them (tile_io.cuh, on the two steps).
+    __device__ void load(const T* in, int valid) { fetched = IO<T>::fetch(in, valid, Op::template identity<T>()); }
+    __device__ T scan(bool /* exclusive: applied when prepending */) {
+      const Op op;
+      IO<T>::arrange(fetched, items);
 #pragma unroll
-    for (int k = 1; k < Items; ++k) items[k] = op(items[k - 1], items[k]);  // serial, in registers
-    T total;
-    const T block_prefix = BlockScan::template exclusive<T, Op>(items[Items - 1], total);
-    const T prefix = op(carry_in.template get<T, Op>(total), block_prefix);
-    if (exclusive) {  // shift right by one: item k gets the prefix of item k - 1
-#pragma unroll
-      for (int k = Items - 1; k > 0; --k) items[k] = op(prefix, items[k - 1]);
-      items[0] = prefix;
-    } else {
-#pragma unroll
-      for (int k = 0; k < Items; ++k) items[k] = op(prefix, items[k]);
+      for (int k = 1; k < Items; ++k) items[k] = op(items[k - 1], items[k]);  // serial, in registers
+      T total;
+      block_prefix = BlockScan::template exclusive<T, Op>(items[Items - 1], total);
+      return total;
     }
-    IO<T>::store(out, valid, items);
-    return total;
-  }
+    __device__ void prepend_and_store(T carry, bool exclusive, T* out, int valid) {
+      const Op op;
+      const T prefix = op(carry, block_prefix);
+      if (exclusive) {  // shift right by one: item k gets the prefix of item k - 1
+#pragma unroll
+        for (int k = Items - 1; k > 0; --k) items[k] = op(prefix, items[k - 1]);
+        items[0] = prefix;
+      } else {
+#pragma unroll
+        for (int k = 0; k < Items; ++k) items[k] = op(prefix, items[k]);
+      }
+      IO<T>::store(out, valid, items);
+    }
+  };
 
   // The tile's total only (the first pass of reduce-then-scan): load, serial reduce, block scan.
   template <class T, class Op>

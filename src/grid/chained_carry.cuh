@@ -1,9 +1,9 @@
 // chained_carry.cuh -- the domino chain, the simplest carry-in source of the single-pass driver
 // (src/single_pass/single_pass.cuh), shared by the chained variants (single_pass_scan_naive,
 // _naive_shared_tile, _dynamic_block_index). A carry-in source's get<T, Op>(tile_total) is called
-// by every thread of the block once the tile is scanned (from the tile policy's scan_tile,
-// src/blocks/tile_policies.cuh), returns the carry-in to every thread,
-// and publishes this tile's INCLUSIVE value on the way. The decoupled look-backs beside it: the
+// by every thread of the block between the tile policy's scan and prepend_and_store steps
+// (src/blocks/tile_policies.cuh), returns the carry-in to every thread, and publishes this
+// tile's INCLUSIVE value on the way. The decoupled look-backs beside it: the
 // serial walk (single_pass_scan_decoupled_lookbacks_serial.cu) and the library's warp walk
 // (include/scan_zoo/detail/grid/lookback.cuh).
 //

@@ -15,16 +15,10 @@
 // every element again: 4 accesses per element (the levels above are ~1/TileItems of that), so a
 // scan-then-add hierarchy is bounded by half the bandwidth of a copy.
 //
-// A tile policy supplies the block-level scan the variant is about:
-//   struct Policy {
-//     static constexpr int kThreads, kTileItems;
-//     template <class T, class Op>
-//     __device__ static T scan_tile(const T* in, T* out, int valid, bool exclusive);
-//   };
-// scan_tile scans in[0, valid) into out[0, valid) (inclusive, or exclusive with the identity
-// first), pads a partial tile with the identity, and returns the tile's total (the inclusive
-// reduction of all `valid` items) to every thread. `in` and `out` may be the same array: the
-// levels are scanned in place, so the policy must read its whole tile before writing any of it.
+// A tile policy (tile_policies.cuh) supplies kThreads, kTileItems and Scan<T, Op>, the tile's
+// scan as steps: load, scan (the tile on its own, returning its total), prepend_and_store. Here
+// nothing comes before a tile yet (the carry pass adds it), so the carry is the identity. The
+// levels are scanned in place: a policy reads its whole tile before it writes any of it.
 #pragma once
 
 #include <cstdint>
@@ -41,7 +35,12 @@ __global__ void __launch_bounds__(Policy::kThreads)
     hierarchy_scan_tiles(const T* in, T* out, T* tile_totals, std::int64_t n, bool exclusive) {
   const std::int64_t tile_begin = std::int64_t(blockIdx.x) * Policy::kTileItems;
   const int valid = tile_extent(tile_begin, n, Policy::kTileItems);
-  const T total = Policy::template scan_tile<T, Op>(in + tile_begin, out + tile_begin, valid, exclusive);
+  const T* tile_in = in + tile_begin;
+  T* tile_out = out + tile_begin;
+  typename Policy::template Scan<T, Op> block;
+  block.load(tile_in, valid);
+  const T total = block.scan(exclusive);
+  block.prepend_and_store(Op::template identity<T>(), exclusive, tile_out, valid);
   if (tile_totals != nullptr && threadIdx.x == 0) tile_totals[blockIdx.x] = total;
 }
 

@@ -17,8 +17,8 @@
 // reads, which the H100 does a little faster than it copies).
 //
 // Constraints: any N, every type/operator/mode. Tile = 16 x 256 items.
-// Pieces: zoo::CoarsenedTile (scan_tile with a carry-in, reduce_tile), zoo::Hierarchy for the
-// totals (scanned exclusive, in place).
+// Pieces: zoo::CoarsenedTile (its Scan steps with the carry-in between them, and reduce_tile),
+// zoo::Hierarchy for the totals (scanned exclusive, in place).
 //
 // In the charts: above every scan-then-add variant at large N (3 passes, not 4), below the
 // single-pass scans (2); at small N its three kernels cost about what the hierarchy's do.
@@ -39,22 +39,21 @@ __global__ void __launch_bounds__(ReduceScanTile::kThreads)
   if (threadIdx.x == 0) tile_totals[blockIdx.x] = total;
 }
 
-// The carry-in of tile b: carries[b], everything before it (nullptr: a single tile).
-template <class T>
-struct ScannedCarry {
-  const T* carries;
-  template <class U, class Op>
-  __device__ U get(U) const { return carries ? carries[blockIdx.x] : Op::template identity<U>(); }
-};
-
-
+// The second pass: load and scan the tile, then put its carry-in, carries[b] (everything before
+// tile b; nullptr: a single tile), in front of it.
 template <class T, class Op>
 __global__ void __launch_bounds__(ReduceScanTile::kThreads)
     scan_tiles_from_carries(const T* __restrict__ in, T* __restrict__ out, const T* __restrict__ carries,
                             std::int64_t n, bool exclusive) {
   const std::int64_t tile_begin = std::int64_t(blockIdx.x) * ReduceScanTile::kTileItems;
   const int valid = zoo::tile_extent(tile_begin, n, ReduceScanTile::kTileItems);
-  ReduceScanTile::scan_tile<T, Op>(in + tile_begin, out + tile_begin, valid, exclusive, ScannedCarry<T>{carries});
+  const T* tile_in = in + tile_begin;
+  T* tile_out = out + tile_begin;
+  ReduceScanTile::Scan<T, Op> block;
+  block.load(tile_in, valid);
+  block.scan(exclusive);
+  const T carry = carries ? carries[blockIdx.x] : Op::template identity<T>();
+  block.prepend_and_store(carry, exclusive, tile_out, valid);
 }
 
 struct ReduceThenScan : zoo::VariantDefaults {

@@ -5,21 +5,24 @@
 // include/scan_zoo/detail/grid/, src/grid/), and writes its output once. Global traffic: 2
 // accesses per element plus a few bytes of descriptor per tile: the bound is memcpy.
 //
-// The decoupled look-back (Merrill & Garland 2016), in order, for tile t, and where each step is:
-//   1. scan the tile on its own, and know its total (the tile policy's scan_tile,
-//      tile_policies.cuh; register_tile.cuh for the tuned scan);
-//   2. publish the total as AGGREGATE in descriptor t, at once, so that later tiles may use it
-//      before t knows what comes before it (look_back_in_warp0, grid/lookback.cuh; the descriptor's
-//      word and its memory order, grid/protocol.cuh). Tile 0 has nothing before it and publishes
-//      INCLUSIVE instead;
-//   3. look back over descriptors t-1, t-2, ...: wait while one is INVALID, combine the
-//      AGGREGATEs in order, stop at the first INCLUSIVE, whose value covers everything before it
-//      (SerialLookback one at a time: the serial variant; WarpLookback 32 per step:
-//      grid/lookback.cuh; ChainedCarry: src/grid/chained_carry.cuh);
-//   4. publish carry-in op total as INCLUSIVE in descriptor t, ending the walks of later tiles
-//      there;
-//   5. put the carry-in in front of every element of the tile and write it (scan_tile again).
-// The domino chains (ChainedCarry) skip step 2 and wait in step 3 for t-1's INCLUSIVE alone.
+// The kernel's steps, in the order the body does them (the tuned kernel's, tuned_kernel.cuh),
+// for tile t and the decoupled look-back (Merrill & Garland 2016):
+//   0. take the tile's number (TileOrder, below);
+//   1. load the tile (the policy's Scan::load, tile_policies.cuh);
+//   2. scan it on its own, and know its total (Scan::scan);
+//   3. warp 0 publishes the total as AGGREGATE in descriptor t, at once, so that later tiles
+//      may use it before t knows what comes before it (tile 0 has nothing before it and
+//      publishes INCLUSIVE instead; the descriptor's word and its memory order, grid/protocol.cuh);
+//   4. warp 0 looks back over descriptors t-1, t-2, ...: waits while one is INVALID, combines
+//      the AGGREGATEs in order, stops at the first INCLUSIVE, whose value covers everything
+//      before it (ChainedCarry: src/grid/chained_carry.cuh; SerialLookback one at a time: the
+//      serial variant; WarpLookback 32 per step: grid/lookback.cuh);
+//   5. warp 0 publishes carry-in op total as INCLUSIVE in descriptor t, ending the walks of later
+//      tiles there, and a barrier hands the carry-in to the block (steps 3-5 are the carry
+//      source's get(), one call);
+//   6. put the carry-in in front of every element of the tile and store it
+//      (Scan::prepend_and_store).
+// The domino chains (ChainedCarry) skip step 3 and wait in step 4 for t-1's INCLUSIVE alone.
 //
 // Tile order (which tile a block scans) decides forward progress:
 //   TileOrder::BlockIndex  tile = blockIdx.x. A tile waits on lower tiles, which the hardware is
@@ -62,6 +65,7 @@ template <class Tile, template <class> class State, template <class> class Carry
 __global__ void __launch_bounds__(Tile::kThreads)
     single_pass_scan_kernel(const T* in, T* out, std::int64_t n, bool exclusive, State<T> state,
                             unsigned* ticket) {
+  // 0. The tile's number.
   std::int64_t tile = blockIdx.x;
   if constexpr (Order == TileOrder::Ticket) {
     __shared__ unsigned taken;
@@ -72,8 +76,19 @@ __global__ void __launch_bounds__(Tile::kThreads)
   if (tile == g_silent_tile) return;  // test-only (--inject-hang): never publishes
   const std::int64_t tile_begin = tile * Tile::kTileItems;
   const int valid = tile_extent(tile_begin, n, Tile::kTileItems);
-  Tile::template scan_tile<T, Op>(in + tile_begin, out + tile_begin, valid, exclusive,
-                                  CarrySource<State<T>>{state, tile});
+  const T* tile_in = in + tile_begin;
+  T* tile_out = out + tile_begin;
+
+  // 1-2. Load the tile and scan it on its own.
+  typename Tile::template Scan<T, Op> block;
+  block.load(tile_in, valid);
+  const T total = block.scan(exclusive);
+
+  // 3-5. Publish the aggregate, look back, publish the inclusive value; the carry-in to all.
+  const T carry = CarrySource<State<T>>{state, tile}.template get<T, Op>(total);
+
+  // 6. The carry-in in front of every element, and out.
+  block.prepend_and_store(carry, exclusive, tile_out, valid);
 }
 
 template <class Tile, template <class> class State, template <class> class CarrySource, TileOrder Order>

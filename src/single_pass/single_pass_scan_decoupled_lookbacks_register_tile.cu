@@ -51,23 +51,27 @@
 #include "../harness/harness.cuh"
 #include "single_pass.cuh"
 
-// The register tile in the tile-scan contract of tile_policies.cuh, which SinglePassVariant
-// drives (a carry-in source is asked once, by every thread, with the tile total; the look-back
-// happens there): load, scan each warp's run, combine the warp totals, get the carry-in, put it
-// and the warps before in front, store.
+// The register tile in the steps of tile_policies.cuh, which SinglePassVariant drives: load,
+// scan each warp's run (shifting it when exclusive) and combine the warp totals, then, once the
+// driver has the carry-in, put it and the warps before in front, and store.
 template <int Threads, int Items>
 struct ScannedRegisterTile : zoo::RegisterTile<Threads, Items> {
   using Tile = zoo::RegisterTile<Threads, Items>;
-  template <class T, class Op, class CarryIn>
-  __device__ static T scan_tile(const T* in, T* out, int valid, bool exclusive, CarryIn&& carry_in) {
+  template <class T, class Op>
+  struct Scan {
     T items[Items];
-    Tile::load(in, valid, items, Op::template identity<T>());
-    const auto totals = Tile::template combine_warps<T, Op>(Tile::template scan_warp<T, Op>(items, exclusive));
-    const T carry = carry_in.template get<T, Op>(totals.tile);
-    Tile::template prepend<T, Op>(items, Op{}(carry, totals.before_warp));
-    Tile::store(out, valid, items);
-    return totals.tile;
-  }
+    typename Tile::template BlockTotals<T> totals;
+
+    __device__ void load(const T* in, int valid) { Tile::load(in, valid, items, Op::template identity<T>()); }
+    __device__ T scan(bool exclusive) {
+      totals = Tile::template combine_warps<T, Op>(Tile::template scan_warp<T, Op>(items, exclusive));
+      return totals.tile;
+    }
+    __device__ void prepend_and_store(T carry, bool /* exclusive: applied while scanning */, T* out, int valid) {
+      Tile::template prepend<T, Op>(items, Op{}(carry, totals.before_warp));
+      Tile::store(out, valid, items);
+    }
+  };
 };
 
 ZOO_MAIN(zoo::SinglePassVariant<ScannedRegisterTile<256, 16>, zoo::PackedTileState64, zoo::WarpLookback,

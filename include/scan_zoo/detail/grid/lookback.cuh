@@ -91,8 +91,8 @@ struct WarpLookback {
   State state;
   std::int64_t tile;
 
-  // The carry-in to every thread of the block (the carry-in source contract of the zoo's tile
-  // policies, src/blocks/tile_policies.cuh).
+  // The carry-in to every thread of the block (the carry-in source contract of the zoo's
+  // single-pass driver, src/single_pass/single_pass.cuh).
   template <class T, class Op>
   __device__ T get(T total, bool closed = false, const Op& op = Op{}) const {
     return decoupled_lookback<T, Op, Backoff>(state, tile, total, closed, [&] { return walk<T, Op>(op); }, op);
