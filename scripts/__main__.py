@@ -6,7 +6,8 @@ every module with a main(argv) is a command named like the module with dashes
 (results_table.py -> results-table), and every executable .sh likewise (sanitize.sh -> sanitize),
 which is exec'd with the arguments (the Makefile and bench.sh may still run the .sh files
 themselves). The other files (timing_table.py, the sourced binaries.sh and sweep.sh) are listed as
-helpers. An unknown command exits 2."""
+helpers. An unknown command exits 2; a command whose module needs a Python package that the
+interpreter lacks (numpy, pandas, matplotlib: requirements.txt) exits 3, naming it."""
 import ast
 import importlib
 import os
@@ -69,7 +70,16 @@ def main(argv):
     if path.suffix == ".sh":
         os.execv(path, [str(path), *args])
     sys.argv[0] = f"python3 -m scripts {name}"  # argparse's prog, for the usage lines
-    return importlib.import_module(f"scripts.{path.stem}").main(args)
+    try:
+        module = importlib.import_module(f"scripts.{path.stem}")
+    except ModuleNotFoundError as missing:
+        if (missing.name or "").split(".")[0] == "scripts":
+            raise  # a bug of ours, not the machine's
+        print(f"python3 -m scripts {name}: needs the Python package '{missing.name}', which this "
+              f"interpreter ({sys.executable}) lacks: pip install -r requirements.txt, or run it "
+              f"with .venv/bin/python (make python-deps)", file=sys.stderr)
+        return 3
+    return module.main(args)
 
 
 sys.exit(main(sys.argv[1:]))

@@ -925,6 +925,17 @@ def test_an_unknown_command_exits_2_saying_so():
     assert "unknown command 'no-such-tool'" in result.stderr
 
 
+def test_a_command_whose_package_is_missing_exits_3_naming_it():
+    """compare needs numpy: an interpreter without it (numpy hidden from this one) gets the package's
+    name and how to get it, exit 3, not an ImportError's traceback."""
+    hide_numpy = ("import runpy, sys; sys.modules['numpy'] = None; sys.argv = ['scripts', 'compare', '--help']; "
+                  "runpy.run_module('scripts', run_name='__main__')")
+    result = subprocess.run([sys.executable, "-c", hide_numpy], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 3, result.stderr
+    assert "needs the Python package 'numpy'" in result.stderr and "requirements.txt" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
 def test_a_command_runs_its_module_and_a_shell_command_its_script():
     assert run([*SCRIPTS, "sizes", "2^20,1M,2^24+1"]).stdout == "1048576,1048576,16777217\n"
     refused = run([*SCRIPTS, "sizes", "1,,2"])
