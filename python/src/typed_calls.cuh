@@ -23,8 +23,7 @@ inline cudaStream_t stream_of(std::uintptr_t stream) { return reinterpret_cast<c
 
 // One line (outer = inner = 1) is a 1-D array, which scan.cuh's tuned kernel scans. axis.cuh
 // would run its row kernel, the same look-back under an operator lifted with row starts, which
-// measured 8-10% slower than the tuned kernel for int32 at 2^24 and 2^28 on an H200
-// (bench/NOTES.md, "From Python").
+// measured slower than the tuned kernel on one long line (bench/NOTES.md, "From Python").
 inline bool one_line(const Lines& lines) { return lines.outer == 1 && lines.inner == 1; }
 
 // The library's four scans over `extent`: n elements (scan.cuh) or a Shape (axis.cuh).
