@@ -23,6 +23,18 @@
 
 namespace zoo {
 
+// threadIdx.x, read so that the compiler cannot reuse an earlier read: every shared-memory offset
+// of the transpose (t * Items + k + (t * Items + k) / 32 and its striped twin) is then computed
+// where it is used, not computed once and kept in registers. With plain threadIdx.x, nvcc 13.0
+// keeps them (sm_90): the 128 x 24 look-back tile's kernels grow from 48 to 72 registers, 10
+// blocks a SM become 7, and the look-back scans slow down at large N (bench/NOTES.md, "Tile
+// policies as steps, and the grid layer").
+__device__ __forceinline__ int opaque_thread_index() {
+  int t;
+  asm volatile("mov.u32 %0, %%tid.x;" : "=r"(t));
+  return t;
+}
+
 template <class T, int Threads, int Items>
 struct BlockedTile {
   static constexpr int kTileItems = Threads * Items;
@@ -53,7 +65,7 @@ struct BlockedTile {
   }
 
   __device__ static Fetched fetch(const T* tile, int valid, T pad) {
-    const int t = threadIdx.x;
+    const int t = opaque_thread_index();
     Fetched fetched;
     fetched.vectorized = vector_path(tile, valid);
     if (kVectorizable && fetched.vectorized) {
@@ -74,7 +86,7 @@ struct BlockedTile {
   }
 
   __device__ static void arrange(const Fetched& fetched, T (&items)[Items]) {
-    const int t = threadIdx.x;
+    const int t = opaque_thread_index();
     if (Items == 1 || (kOneVectorPerThread && fetched.vectorized)) {  // already blocked
 #pragma unroll
       for (int k = 0; k < Items; ++k) items[k] = fetched.raw[k];
@@ -102,7 +114,7 @@ struct BlockedTile {
   }
 
   __device__ static void store(T* tile, int valid, const T (&items)[Items]) {
-    const int t = threadIdx.x;
+    const int t = opaque_thread_index();
     if constexpr (Items == 1) {
       if (t < valid) tile[t] = items[0];
       return;

@@ -56,13 +56,16 @@ enum class TileOrder { BlockIndex, Ticket };
 
 // The tile of every decoupled look-back variant, so that they differ only in the look-back and
 // the descriptor: 128 threads x 24 items (3072), the shape CUB tunes for 4-byte scans on sm_90.
-// 72 registers, 7 blocks per SM. On the H100 it beat 256 x 16 at 2^28 with the same back-off
-// (the warp window; bench/NOTES.md, "The single-pass family").
+// 48 registers with tile_io.cuh's opaque thread index (72 without it), 10 blocks a SM. On the
+// H100 it beat 256 x 16 at 2^28 with the same back-off (the warp window; bench/NOTES.md, "The
+// single-pass family").
 using LookbackTile = CoarsenedTile<128, 24, WarpBlockScan<128, ShuffleWarpScan>>;
 
+// MinBlocksPerSm: __launch_bounds__'s second argument, 0 (none) but for the serial look-back
+// (see its file).
 template <class Tile, template <class> class State, template <class> class CarrySource, TileOrder Order,
-          class T, class Op>
-__global__ void __launch_bounds__(Tile::kThreads)
+          int MinBlocksPerSm, class T, class Op>
+__global__ void __launch_bounds__(Tile::kThreads, MinBlocksPerSm)
     single_pass_scan_kernel(const T* in, T* out, std::int64_t n, bool exclusive, State<T> state,
                             unsigned* ticket) {
   // 0. The tile's number.
@@ -91,7 +94,8 @@ __global__ void __launch_bounds__(Tile::kThreads)
   block.prepend_and_store(carry, exclusive, tile_out, valid);
 }
 
-template <class Tile, template <class> class State, template <class> class CarrySource, TileOrder Order>
+template <class Tile, template <class> class State, template <class> class CarrySource, TileOrder Order,
+          int MinBlocksPerSm = 0>
 struct SinglePassVariant : VariantDefaults {
   static constexpr std::int64_t kTileItems = Tile::kTileItems;
   // Every element type the descriptor can carry: any (the two-field descriptor), the 32-bit ones
@@ -129,7 +133,7 @@ struct SinglePassVariant : VariantDefaults {
     const State<T> state = layout<T>(carver, n, ticket);
     ZOO_CUDA(cudaMemsetAsync(workspace.data, 0, workspace.bytes, stream));
     const std::int64_t tiles = ceil_div<std::int64_t>(n, kTileItems);
-    single_pass_scan_kernel<Tile, State, CarrySource, Order, T, Op>
+    single_pass_scan_kernel<Tile, State, CarrySource, Order, MinBlocksPerSm, T, Op>
         <<<static_cast<unsigned>(tiles), Tile::kThreads, 0, stream>>>(in, out, n, kind == ScanKind::Exclusive,
                                                                       state, ticket);
     ZOO_CHECK_LAUNCH();

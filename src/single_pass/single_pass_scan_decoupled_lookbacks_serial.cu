@@ -64,4 +64,9 @@ struct SerialLookback {
 
 }  // namespace zoo
 
-ZOO_MAIN(zoo::SinglePassVariant<zoo::LookbackTile, zoo::PackedTileState64, zoo::SerialLookback, zoo::TileOrder::Ticket>)
+// At least 10 blocks of 128 threads a SM, which leaves 51 registers a thread: left to itself,
+// ptxas (nvcc 13.0, sm_90) aims the int32 and uint32 Sum kernels at 12 blocks with 40 registers
+// and spills a value in the polling loop; bound so, they take 48, as the other kernels do, and
+// spill nothing (bench/NOTES.md, "Tile policies as steps, and the grid layer").
+ZOO_MAIN(zoo::SinglePassVariant<zoo::LookbackTile, zoo::PackedTileState64, zoo::SerialLookback, zoo::TileOrder::Ticket,
+                                /*MinBlocksPerSm=*/10>)
