@@ -13,8 +13,9 @@
 // Loading is two steps: fetch() issues the striped global loads into registers and returns at
 // once; arrange() waits for them and transposes them into the blocked arrangement. load() is the
 // two back to back. The coarsened tile's steps (tile_policies.cuh) use them apart, fetch() as its
-// load step and arrange() at the start of its scan step, so that the loads are in flight while
-// nothing else waits on them (bench/NOTES.md, "Tile policies as steps, and the grid layer").
+// load step and arrange() at the start of its scan step, as the tile scan did before it became
+// steps: with load() in the load step, nvcc 13.0 scheduled those kernels differently (sm_90;
+// bench/NOTES.md, "Tile policies as steps, and the grid layer").
 #pragma once
 
 #include <cstdint>
