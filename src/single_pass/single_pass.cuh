@@ -56,9 +56,9 @@ enum class TileOrder { BlockIndex, Ticket };
 
 // The tile of every decoupled look-back variant, so that they differ only in the look-back and
 // the descriptor: 128 threads x 24 items (3072), the shape CUB tunes for 4-byte scans on sm_90.
-// 48 registers with tile_io.cuh's opaque thread index (72 without it), 10 blocks a SM. On the
-// H100 it beat 256 x 16 at 2^28 with the same back-off (the warp window; bench/NOTES.md, "The
-// single-pass family").
+// 48 registers with tile_io.cuh's opaque thread index (72 without it), 10 blocks a SM (the
+// serial look-back is bound to 12 with 40: see its file). On the H100 it beat 256 x 16 at 2^28
+// with the same back-off (the warp window; bench/NOTES.md, "The single-pass family").
 using LookbackTile = CoarsenedTile<128, 24, WarpBlockScan<128, ShuffleWarpScan>>;
 
 // MinBlocksPerSm: __launch_bounds__'s second argument, 0 (none) but for the serial look-back

@@ -52,7 +52,9 @@ struct SerialLookback {
     return decoupled_lookback<T, Op, LookbackBackoff>(state, tile, total, false, [&] {
       const Op op;
       T prefix = Op::template identity<T>();
-      for (std::int64_t i = tile - 1;; --i) {
+      // 32 bits hold every tile number (tickets are 32-bit), and the walk never passes tile 0,
+      // which is INCLUSIVE from the start: the narrower index is what lets 40 registers do.
+      for (unsigned i = static_cast<unsigned>(tile) - 1;; --i) {
         TileView<T> view;
         while ((view = state.read(i)).status == kTileInvalid) LookbackBackoff::between_polls();
         prefix = op(view.value, prefix);  // earlier tiles go on the left
@@ -64,9 +66,10 @@ struct SerialLookback {
 
 }  // namespace zoo
 
-// At least 10 blocks of 128 threads a SM, which leaves 51 registers a thread: left to itself,
-// ptxas (nvcc 13.0, sm_90) aims the int32 and uint32 Sum kernels at 12 blocks with 40 registers
-// and spills a value in the polling loop; bound so, they take 48, as the other kernels do, and
-// spill nothing (bench/NOTES.md, "Tile policies as steps, and the grid layer").
+// At least 12 blocks of 128 threads a SM, which leaves 42 registers a thread: ptxas (nvcc 13.0,
+// sm_90) then takes 40 and spills nothing, and the walk, which waits on memory, has more blocks
+// to hide it behind. Left to itself it aims at 12 blocks too but spills a value in the polling
+// loop; with a 64-bit walk index it spills at 12 blocks as well; at 10 blocks (48 registers) the
+// scan ran slower at 2^24 and 2^28 (bench/NOTES.md, "Tile policies as steps, and the grid layer").
 ZOO_MAIN(zoo::SinglePassVariant<zoo::LookbackTile, zoo::PackedTileState64, zoo::SerialLookback, zoo::TileOrder::Ticket,
-                                /*MinBlocksPerSm=*/10>)
+                                /*MinBlocksPerSm=*/12>)

@@ -3,7 +3,7 @@
 //
 // Idea (the "domino" or chained scan, e.g. Yan, Long & Zhang, "StreamScan", PPoPP 2013): every
 // block scans its 4096-element tile (16 consecutive elements per thread in registers, a
-// warp-shuffle block scan), then thread 0 spins on the predecessor's descriptor until it reads
+// warp-shuffle block scan), then warp 0 spins on the predecessor's descriptor until it reads
 // INCLUSIVE (flag and value in separate words, value stored before the flag with release, the
 // flag loaded with acquire), publishes prefix (+) tile total for the successor, and the block
 // writes its tile from registers with the prefix combined in. One pass over memory, but the

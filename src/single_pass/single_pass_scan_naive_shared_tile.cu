@@ -3,7 +3,7 @@
 //
 // Idea: as single_pass_scan_naive, with the tile kept in a shared array instead of registers:
 // the block loads 2048 elements (two per thread) into shared memory, scans them there with the
-// Brent-Kung tree, waits for its predecessor's INCLUSIVE prefix (thread 0 spins on the flag,
+// Brent-Kung tree, waits for its predecessor's INCLUSIVE prefix (warp 0 spins on the flag,
 // acquire load), publishes its own, and every thread writes its elements from shared memory with
 // the prefix combined in. The chain is identical; what differs is where the tile sits while the
 // block waits (shared memory: fewer registers, 8 KB of shared memory per block) and the block
