@@ -52,8 +52,8 @@ struct SerialLookback {
     return decoupled_lookback<T, Op, LookbackBackoff>(state, tile, total, false, [&] {
       const Op op;
       T prefix = Op::template identity<T>();
-      // 32 bits hold every tile number (tickets are 32-bit), and the walk never passes tile 0,
-      // which is INCLUSIVE from the start: the narrower index is what lets 40 registers do.
+      // 32 bits hold every tile number (tickets are 32-bit), and the walk stops at tile 0 at the
+      // latest, which publishes INCLUSIVE and nothing else: the narrower index lets 40 registers do.
       for (unsigned i = static_cast<unsigned>(tile) - 1;; --i) {
         TileView<T> view;
         while ((view = state.read(i)).status == kTileInvalid) LookbackBackoff::between_polls();
