@@ -66,6 +66,21 @@ def test_axis_selftest(gpu, seed):
     assert len(passed) == expected, f"{len(passed)} checks passed, {expected} expected\n{context}"
 
 
+def test_scan_ops_selftest(gpu, seed):
+    """The scans torch has beside the sum (tests/cuda/scan_ops_selftest.cu): cummax and cummin with
+    indices (include/scan_zoo/extremes.cuh) over 14 shapes (rows, 1-D, columns, a middle axis),
+    torch's tie and NaN rules, float (forward and reverse, 32- and 64-bit positions), bf16,
+    int32, int8 and bool; products (int64 wrapping, float exact) and logcumsumexp (float against
+    a double loop, with -inf, +inf and NaN); and the refusals."""
+    result = run([TEST_BIN / "scan_ops_selftest", "--seed", seed], timeout=900)
+    context = f"seed {seed}\n{result.stdout[-4000:]}\n{result.stderr[-2000:]}"
+    assert result.returncode == 0 and "scan_ops_selftest: 0 failed" in result.stdout, context
+    passed = re.findall(r"^PASS ", result.stdout, re.M)
+    shapes, extremes, products, logsumexps, refusals = 14, 4 + 2 * 5, 2, 2, 2
+    expected = shapes * (extremes + products + logsumexps) + refusals
+    assert len(passed) == expected, f"{len(passed)} checks passed, {expected} expected\n{context}"
+
+
 def test_recurrence_selftest(gpu, seed):
     """The linear recurrence h[t] = a[t] h[t - 1] + b[t] (include/scan_zoo/linear_recurrence.cuh):
     13 shapes (rows, columns, a middle axis), forward and reverse, in place, float and bf16 inputs,

@@ -31,6 +31,18 @@ def test_the_extension_is_there():
     assert extension.scan_workspace_bytes(0, 4, 1, 8, 131072, 1) == 2**64 - 1
 
 
+def test_every_listed_combination_has_code_and_no_other():
+    """_dtypes.py's tables are the extension's: every pair they list has a workspace size, and
+    every other pair of the dtypes it numbers is SIZE_MAX (no code), for every operator."""
+    from scan_zoo._extension_loader import extension
+    for op, code in _dtypes.OPERATOR_CODES.items():
+        listed = _dtypes._outputs_of(op)
+        for in_dtype, in_code in _dtypes.DTYPE_CODES.items():
+            for out_dtype, out_code in _dtypes.DTYPE_CODES.items():
+                built = extension.scan_workspace_bytes(code, in_code, out_code, 4, 1000, 3) != 2**64 - 1
+                assert built == (out_dtype in listed.get(in_dtype, ())), (op, in_dtype, out_dtype)
+
+
 @pytest.mark.parametrize("shape, dim, lines", [
     ((8, 131072), 1, (8, 131072, 1)), ((8, 131072), -1, (8, 131072, 1)), ((131072, 64), 0, (1, 131072, 64)),
     ((2, 3, 5, 7), 2, (6, 5, 7)), ((2, 3, 5, 7), -4, (1, 2, 105)), ((), 0, (1, 1, 1)), ((), -1, (1, 1, 1)),
@@ -54,19 +66,34 @@ def test_a_dim_that_is_not_an_int_is_a_type_error():
 @pytest.mark.parametrize("op, in_dtype, asked, expected", [
     ("sum", "int32", None, "int64"), ("sum", "int32", "int32", "int32"), ("sum", "float32", None, "float32"),
     ("sum", "bfloat16", None, "bfloat16"), ("sum", "bfloat16", "float32", "float32"), ("max", "int64", None, "int64"),
-    ("min", "float16", "float16", "float16"),
+    ("min", "float16", "float16", "float16"), ("sum", "bool", None, "int64"), ("sum", "int8", None, "int64"),
+    ("prod", "int32", None, "int64"), ("prod", "bool", None, "int64"), ("logsumexp", "bfloat16", None, "bfloat16"),
+    ("max", "bool", None, "bool"),
 ])
 def test_output_dtypes_follow_torch(op, in_dtype, asked, expected):
     assert _dtypes.scan_output_dtype(op, in_dtype, asked) == expected
 
 
-@pytest.mark.parametrize("op, in_dtype, asked, message", [
-    ("sum", "bool", None, "no code for bool input"), ("sum", "uint8", None, "no code for uint8 input"),
-    ("sum", "float32", "float64", "float32 input gives float32"), ("max", "int32", "int64", "the input's dtype"),
+@pytest.mark.parametrize("op, in_dtype, asked, plan", [
+    ("sum", "int32", "int32", ("int32", "int32")),        # a pair with code: one pass
+    ("sum", "float32", "float64", ("float64", "float64")),  # torch's rule: converted first, then summed
+    ("sum", "int64", "float32", ("float32", "float32")), ("prod", "float16", "float32", ("float32", "float32")),
+    ("sum", "bool", "int32", ("int32", "int32")),
 ])
-def test_dtypes_without_code_are_refused_with_what_is_taken(op, in_dtype, asked, message):
+def test_dtype_converts_first_as_torch_does(op, in_dtype, asked, plan):
+    assert _dtypes.scan_plan(op, in_dtype, asked) == plan
+
+
+@pytest.mark.parametrize("op, in_dtype, asked, reverse, message", [
+    ("sum", "uint16", None, False, "no code for uint16 input"), ("sum", "complex64", None, False, "no code for complex64"),
+    ("sum", "float32", "int8", False, "dtype= takes"), ("max", "int32", "int64", False, "the input's dtype"),
+    ("logsumexp", "int32", None, False, "no code for int32 input"), ("prod", "int16", None, False, "no code for int16"),
+    ("sum", "bool", None, True, "reverse=True has no code for bool -> int64"),
+    ("prod", "float32", None, True, "reverse=True has no code"),
+])
+def test_dtypes_without_code_are_refused_with_what_is_taken(op, in_dtype, asked, reverse, message):
     with pytest.raises(TypeError, match=message):
-        _dtypes.scan_output_dtype(op, in_dtype, asked)
+        _dtypes.scan_plan(op, in_dtype, asked, reverse)
 
 
 def test_numpy_dtype_names_in_any_spelling_are_remembered():
@@ -87,7 +114,8 @@ def test_recurrence_state_dtypes():
         _dtypes.recurrence_state_dtype("int32", "int32")
 
 
-@pytest.mark.parametrize("function", [scan_zoo.cumsum, scan_zoo.cummax, scan_zoo.cummin])
+@pytest.mark.parametrize("function", [scan_zoo.cumsum, scan_zoo.cumprod, scan_zoo.logcumsumexp, scan_zoo.cummax,
+                                      scan_zoo.cummin])
 def test_a_numpy_array_is_refused_with_the_fix(function):
     with pytest.raises(TypeError, match=r"numpy.ndarray; scan_zoo takes torch.Tensor, cupy.ndarray and jax.Array on "
                                         r"a CUDA device \(a CPU array: use numpy's own function"):
@@ -210,18 +238,88 @@ def test_cumsum_against_torch(torch, seed, shape, dim, dtype_name, out_name):
             assert torch.equal(y, expected), (exclusive, reverse)
 
 
+def extreme_input(torch, shape, dtype, generator):
+    """Few distinct values, so that ties are everywhere; for floats a NaN and an infinity now and
+    then (torch's rules decide each of them)."""
+    if dtype == torch.bool:
+        return torch.randint(0, 2, shape, generator=generator, device="cuda").bool()
+    x = torch.randint(-5, 6, shape, generator=generator, device="cuda").to(dtype)
+    if dtype.is_floating_point and x.numel():
+        r = torch.rand(shape, generator=generator, device="cuda")
+        x = torch.where(r < 0.002, float("nan"), torch.where(r > 0.998, float("inf"), x.to(torch.float32))).to(dtype)
+    return x
+
+
 @pytest.mark.parametrize("shape, dim", SHAPES)
 @pytest.mark.parametrize("op", ["max", "min"])
-@pytest.mark.parametrize("dtype_name", ["float32", "int32", "int64", "bfloat16", "float64"])
-def test_cummax_cummin_against_torch_exactly(torch, seed, shape, dim, op, dtype_name):
+@pytest.mark.parametrize("dtype_name", ["float32", "int32", "int64", "bfloat16", "float64", "bool", "uint8", "int8",
+                                        "int16", "float16"])
+def test_cummax_cummin_values_and_indices_as_torch_cpu(torch, seed, shape, dim, op, dtype_name):
+    """(values, indices) against torch's CPU kernel on the same input: values bit for bit (NaN
+    where it has NaN), indices exactly: its tie and NaN rules."""
     dtype = getattr(torch, dtype_name)
-    x = random_tensor(torch, shape, dtype, torch.Generator(device="cuda").manual_seed(seed))
-    function = scan_zoo.cummax if op == "max" else scan_zoo.cummin
-    for exclusive in (False, True):
-        for reverse in (False, True):
-            y = function(x, dim, exclusive=exclusive, reverse=reverse)
-            expected = reference_scan(torch, x, dim, op, exclusive, reverse, dtype)
-            assert y.dtype == dtype and torch.equal(y, expected), (exclusive, reverse)
+    x = extreme_input(torch, shape, dtype, torch.Generator(device="cuda").manual_seed(seed))
+    result = (scan_zoo.cummax if op == "max" else scan_zoo.cummin)(x, dim)
+    assert type(result).__name__ == ("cummax" if op == "max" else "cummin")
+    values, indices = result
+    expected = (torch.cummax if op == "max" else torch.cummin)(x.cpu(), dim)
+    assert values.dtype == dtype and indices.dtype == torch.int64
+    assert torch.equal(indices.cpu(), expected.indices)
+    torch.testing.assert_close(values.cpu(), expected.values, rtol=0, atol=0, equal_nan=True)
+
+
+@pytest.mark.parametrize("shape, dim", SHAPES)
+@pytest.mark.parametrize("dtype_name", ["bool", "uint8", "int8", "int16"])
+def test_cumsum_of_masks_and_narrow_integers_as_torch(torch, seed, shape, dim, dtype_name):
+    """mask.cumsum(-1) and its kin: int64 sums of bool, uint8, int8 and int16, exclusive too."""
+    dtype = getattr(torch, dtype_name)
+    generator = torch.Generator(device="cuda").manual_seed(seed)
+    low, high = (0, 2) if dtype == torch.bool else (0, 256) if dtype == torch.uint8 else (-100, 101)
+    x = torch.randint(low, high, shape, generator=generator, device="cuda").to(dtype)
+    y = scan_zoo.cumsum(x, dim)
+    assert y.dtype == torch.int64 and torch.equal(y.cpu(), x.cpu().cumsum(dim))
+    assert torch.equal(scan_zoo.cumsum(x, dim, exclusive=True).cpu(), x.cpu().cumsum(dim) - x.cpu().to(torch.int64))
+    with pytest.raises(TypeError, match="reverse=True has no code"):
+        scan_zoo.cumsum(x, dim, reverse=True)
+
+
+@pytest.mark.parametrize("shape, dim", SHAPES)
+@pytest.mark.parametrize("dtype_name", ["int64", "int32", "bool", "uint8", "float32", "float64", "bfloat16",
+                                        "float16"])
+def test_cumprod_as_torch(torch, seed, shape, dim, dtype_name):
+    """Integers exactly as torch's CPU kernel (products that wrap, as int64's do); floats of
+    +-1 with a few +-2 and +-0.5, whose products are powers of two: exact in any grouping."""
+    dtype = getattr(torch, dtype_name)
+    generator = torch.Generator(device="cuda").manual_seed(seed)
+    if dtype.is_floating_point:
+        r = torch.rand(shape, generator=generator, device="cuda")
+        magnitude = torch.where(r < 0.0005, 2.0, torch.where(r > 0.9995, 0.5, 1.0))
+        x = (magnitude * (torch.randint(0, 2, shape, generator=generator, device="cuda") * 2 - 1)).to(dtype)
+    else:
+        x = torch.randint(0 if dtype in (torch.bool, torch.uint8) else -3, 2 if dtype == torch.bool else 4, shape,
+                          generator=generator, device="cuda").to(dtype)
+    y = scan_zoo.cumprod(x, dim)
+    expected = x.cpu().cumprod(dim)
+    assert y.dtype == expected.dtype and torch.equal(y.cpu(), expected)
+
+
+@pytest.mark.parametrize("shape, dim", SHAPES)
+@pytest.mark.parametrize("dtype_name", ["float32", "float64", "bfloat16", "float16"])
+def test_logcumsumexp_as_torch(torch, seed, shape, dim, dtype_name):
+    """Against torch's CPU kernel in float64 rounded once, within a few units of the last place:
+    normal values with -inf among them (masked positions), and +inf and NaN, which decide the
+    result from where they are (exactly)."""
+    dtype = getattr(torch, dtype_name)
+    generator = torch.Generator(device="cuda").manual_seed(seed)
+    x = 3 * torch.randn(shape, generator=generator, device="cuda", dtype=torch.float64)
+    r = torch.rand(shape, generator=generator, device="cuda")
+    x = torch.where(r < 0.05, float("-inf"), x)
+    x = torch.where(r > 0.9998, float("inf"), torch.where((r > 0.9996) & (r <= 0.9998), float("nan"), x)).to(dtype)
+    y = scan_zoo.logcumsumexp(x, dim)
+    expected = x.cpu().double().logcumsumexp(dim).to(dtype).double()
+    eps = torch.finfo(dtype).eps
+    assert y.dtype == dtype
+    torch.testing.assert_close(y.cpu().double(), expected, rtol=4 * eps, atol=4 * eps, equal_nan=True)
 
 
 def test_a_strided_input_and_out(torch, seed):
@@ -278,7 +376,7 @@ def test_torch_compile_traces_the_ops(torch, seed):
     x = random_tensor(torch, (8, 131072), torch.float32, torch.Generator(device="cuda").manual_seed(seed))
 
     def f(x):
-        return scan_zoo.cumsum(x * 2, 1, exclusive=True) + scan_zoo.cummax(x, 1)
+        return scan_zoo.cumsum(x * 2, 1, exclusive=True) + scan_zoo.cummax(x, 1).values
 
     compiled = torch.compile(f, fullgraph=True)  # fullgraph: no break around the scans
     assert torch.equal(compiled(x), f(x))  # exact: random_tensor's sums never round
@@ -439,8 +537,12 @@ def test_cupy_cumsum_and_cummax_against_numpy(cupy, seed, shape, dim):
     y = scan_zoo.cumsum(x, dim)
     assert y.dtype == cupy.int64 and np.array_equal(cupy.asnumpy(y), np.cumsum(host, axis=dim, dtype=np.int64))
     floats = (rng.integers(-256, 257, size=shape) / 256).astype(np.float32)
-    assert np.array_equal(cupy.asnumpy(scan_zoo.cummax(cupy.asarray(floats), dim)),
-                          np.maximum.accumulate(floats, axis=dim))
+    values, indices = scan_zoo.cummax(cupy.asarray(floats), dim)
+    assert np.array_equal(cupy.asnumpy(values), np.maximum.accumulate(floats, axis=dim))
+    assert indices.dtype == cupy.int64
+    assert np.array_equal(np.take_along_axis(floats, cupy.asnumpy(indices), dim), cupy.asnumpy(values))
+    masks = rng.integers(0, 2, size=shape).astype(np.bool_)
+    assert np.array_equal(cupy.asnumpy(scan_zoo.cumsum(cupy.asarray(masks), dim)), np.cumsum(masks, axis=dim))
     side = cupy.cuda.Stream(non_blocking=True)
     with side:
         z = scan_zoo.cumsum(x, dim, reverse=True, exclusive=True)

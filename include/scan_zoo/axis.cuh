@@ -82,10 +82,11 @@ inline std::uint64_t columns_layout(const ColumnGeometry& g, std::size_t acc_byt
 
 // The column scan's geometry for this shape and these pointers (ColumnsScan::vector_for).
 template <class In, class Out, class Acc>
-ColumnGeometry columns_geometry(const Shape& shape, typename InputPointer<In>::type in, const Out* out) {
+ColumnGeometry columns_geometry(const Shape& shape, typename InputPointer<In>::type in,
+                                typename OutputPointer<Out>::type out) {
   using Columns = ColumnsScan<>;
   return ColumnGeometry::make<ColumnsDefaultConfig>(shape.outer, shape.length, shape.inner,
-                                                    Columns::vector_for<In, Out>(shape.inner, in, out),
+                                                    Columns::vector_for<In, Out, Acc>(shape.inner, in, out),
                                                     kColumnsElementBytes<In, Acc>);
 }
 
@@ -156,11 +157,19 @@ bool refuses(ZipPointer<A, B> in, const Out* out, std::int64_t n, int config) {
   return refuses(in.first, out, n, config) || refuses(in.second, out, n, config);
 }
 
+// A split output (indexed_elements.cuh) refuses what a pointer does, for each of its arrays (its
+// indices may be null: the values alone).
+template <class In, class T, class I>
+bool refuses(const In* in, SplitPointer<T, I> out, std::int64_t n, int config) {
+  return refuses(in, out.values, n, config) || (out.indices != nullptr && refuses(in, out.indices, n, config));
+}
+
 // The scan of `shape` along its axis. In: the element type, read through InputPointer<In> (a
-// pointer, or two arrays zipped).
+// pointer, or two arrays zipped); Out written through OutputPointer<Out> (a pointer, or a value
+// and an index array).
 template <class AccChoice, bool Reverse, class In, class Out, class Init, class Op, Determinism D>
-cudaError_t scan_along(typename InputPointer<In>::type in, Out* out, const Shape& shape, ScanKind kind,
-                       const Init& initial, const Op& op, Workspace& workspace, cudaStream_t stream,
+cudaError_t scan_along(typename InputPointer<In>::type in, typename OutputPointer<Out>::type out, const Shape& shape,
+                       ScanKind kind, const Init& initial, const Op& op, Workspace& workspace, cudaStream_t stream,
                        const Options<Out, D>& options) {
   using Acc = accumulator_t<AccChoice, Out>;
   static_assert(D == Determinism::NotGuaranteed,

@@ -14,6 +14,7 @@
 // the first"), gets one adjoined: scan Adjoined<T> elements with AdjoinIdentity.
 #pragma once
 
+#include <cuda/std/cmath>
 #include <cuda/std/limits>
 #include <cuda/std/type_traits>
 
@@ -33,6 +34,50 @@ struct Plus {
   }
   template <class T>
   __host__ __device__ __forceinline__ static T identity() { return T(0); }
+};
+
+// Products (cumprod). Integer products wrap like sums, in the unsigned type, widened to unsigned
+// int for types narrower than it (whose operands C++ would otherwise promote to a signed int,
+// where 65535 x 65535 overflows).
+struct Multiplies {
+  template <class T>
+  __host__ __device__ __forceinline__ T operator()(T a, T b) const {
+    if constexpr (cuda::std::is_integral_v<T>) {
+      using U = cuda::std::make_unsigned_t<T>;
+      using Wide = cuda::std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, U>;
+      return static_cast<T>(static_cast<Wide>(static_cast<U>(a)) * static_cast<Wide>(static_cast<U>(b)));
+    } else {
+      return a * b;
+    }
+  }
+  template <class T>
+  __host__ __device__ __forceinline__ static T identity() { return T(1); }
+};
+
+namespace detail {
+// LogAddExp's arithmetic, out of line on the device: the kernels apply an operator in many
+// unrolled places (each thread's items, the warp's shuffles, the block's totals, the look-back),
+// and inlined there exp and log1p multiplied the package's compile time (python/src/logsumexps.cu
+// took longer than every other operator together: bench/NOTES.md, "torch's scan ops").
+template <class T>
+__host__ __device__ __noinline__ T log_add_exp(T a, T b) {
+  const bool a_nan = a != a, b_nan = b != b;
+  const T low = b_nan ? b : a_nan ? a : (b < a ? b : a);
+  const T high = b_nan ? b : a_nan ? a : (b < a ? a : b);
+  if (low == high && !cuda::std::isfinite(low)) return a;      // both +inf or both -inf
+  return high + cuda::std::log1p(cuda::std::exp(low - high));  // a NaN propagates through here
+}
+}  // namespace detail
+
+// log(exp(a) + exp(b)), computed as max + log1p(exp(min - max)) so that nothing overflows
+// (logcumsumexp), for float and double. torch's rules for the special values: a NaN on either
+// side gives NaN; two equal infinities give that infinity (where min - max would be NaN); -inf is
+// the identity, exactly (log1p(exp(-inf)) = 0).
+struct LogAddExp {
+  template <class T>
+  __host__ __device__ __forceinline__ T operator()(T a, T b) const { return detail::log_add_exp(a, b); }
+  template <class T>
+  __host__ __device__ __forceinline__ static T identity() { return -cuda::std::numeric_limits<T>::infinity(); }
 };
 
 struct Max {

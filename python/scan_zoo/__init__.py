@@ -7,14 +7,22 @@
 
 Functions (x a torch.Tensor, cupy.ndarray or jax.Array on a CUDA device, any shape, any dim):
   cumsum(x, dim, *, dtype=None, exclusive=False, reverse=False, out=None)
-      The sums along dim. dtype as torch.cumsum's (None: int32 -> int64, floats kept);
-      bfloat16 and float16 accumulate in float32 (dtype=float32 keeps that result); exclusive
-      starts every line with 0 (y[t] = x[0] + ... + x[t - 1]); reverse runs from each line's end
-      (y[t] = x[t] + ... + x[last]).
-  cummax(x, dim, *, exclusive=False, reverse=False, out=None), cummin(...)
-      The running maximum (minimum), of x's dtype: the values of torch.cummax, not its indices.
-      exclusive starts every line with the identity (-inf, or the type's lowest integer). NaN is
-      not propagated (a comparison with NaN keeps the other value), unlike torch.cummax.
+      The sums along dim. dtype as torch.cumsum's (None: bool and integers -> int64, floats
+      kept; any other dtype converts x first, then sums in it); bfloat16 and float16 accumulate
+      in float32 (dtype=float32 keeps that result); exclusive starts every line with 0 (y[t] =
+      x[0] + ... + x[t - 1]); reverse runs from each line's end (y[t] = x[t] + ... + x[last]),
+      for int32, int64 and the float types.
+  cumprod(x, dim, *, dtype=None, out=None)
+      The products along dim, as torch.cumprod (bool, uint8 and integers -> int64, floats kept;
+      integer products wrap as torch's do).
+  logcumsumexp(x, dim, *, out=None)
+      log(exp(x[0]) + ... + exp(x[t])) along dim without overflow, as torch.logcumsumexp, for
+      the four float types: -inf is the empty sum, +inf and NaN propagate as torch's.
+  cummax(x, dim, *, out=None), cummin(...)
+      The running maximum (minimum) along dim and where it is: (values, indices) as
+      torch.cummax, the indices int64 (torch: a torch.return_types.cummax; CuPy: a tuple; JAX:
+      the values alone, as jax.lax.cummax). torch's rules: a tie goes to the later index, a NaN
+      wins and stays (each later NaN's index). out=(values, indices). Lines of fewer than 2^31.
   segmented_cumsum(x, offsets, *, dtype=None, exclusive=False, out=None)
       The sums within each segment of a 1-D x, segment s being x[offsets[s]:offsets[s + 1]]:
       CSR offsets (int32 or int64, segments + 1 of them, on x's device), ascending, offsets[0] = 0
@@ -26,14 +34,17 @@ Functions (x a torch.Tensor, cupy.ndarray or jax.Array on a CUDA device, any sha
       h[t] = a[t] * h[t - 1] + b[t] along dim, h[-1] = 0 (reverse: h[t] = a[t] * h[t + 1] + b[t]).
       a and b of one shape and dtype: float32, bfloat16 or float16 give a float32 h, float64 a
       float64 h.
-Types: int32, int64, float32, float64, bfloat16, float16 (the combinations in _dtypes.py); others
-  raise TypeError saying which are taken.
+Types: bool, uint8, int8, int16, int32, int64, float32, float64, bfloat16, float16, each function
+  the combinations in _dtypes.py; others raise TypeError saying which are taken.
+torch's own operators: scan_zoo.torch.enable() makes torch.cumsum, cumprod, cummax, cummin and
+  logcumsumexp (the Tensor methods, out=, the backward formulas, torch.compile) run on scan_zoo,
+  unchanged programs included (SCAN_ZOO_TORCH=1, python -m scan_zoo.torch PROGRAM): torch.py.
 Streams and memory: every call is enqueued on the current stream of the input's device (torch's
   or CuPy's; for JAX, the stream XLA runs the call on) and returns at once; outputs and scratch
   come from the framework's allocator; nothing synchronizes. A non-contiguous input is copied once
   to a contiguous one (one extra read and write); `out` must be contiguous (JAX: no out=).
 PyTorch: the functions are custom operators (torch.ops.scan_zoo.*), so torch.compile traces them
-  and CUDA graphs capture them; cumsum, segmented_cumsum and linear_recurrence have gradients.
+  and CUDA graphs capture them; all have gradients.
 JAX: each function is an XLA custom call (jax.ffi), eager or inside jax.jit; cumsum and
   linear_recurrence have gradients (jax.custom_vjp); no vmap (_jax.py). It needs a build whose Python had jax (pip install --no-build-isolation . beside
   jax, scikit-build-core and nanobind): elsewhere a JAX array raises ImportError saying so.
@@ -44,10 +55,12 @@ Errors: TypeError (an array of another kind, a dtype without code), ValueError (
 The scans are the header library's (include/scan_zoo/scan.cuh, axis.cuh, segmented.cuh,
 linear_recurrence.cuh): docs/python.md gives their speed against torch.cumsum.
 """
+import os
+
 from . import _core, _dtypes
 
 __version__ = "1.0.0"
-__all__ = ["cumsum", "cummax", "cummin", "segmented_cumsum", "linear_recurrence"]
+__all__ = ["cumsum", "cumprod", "logcumsumexp", "cummax", "cummin", "segmented_cumsum", "linear_recurrence"]
 
 
 _FRAMEWORKS = {}  # "torch" or "cupy" -> its adapter, imported on first use
@@ -91,11 +104,13 @@ def _scan(function, op, x, dim, dtype, exclusive, reverse, out):
     framework.check_cuda(x, function)
     lines, _ = _core.lines_of(x.shape, dim, function)
     asked = None if dtype is None else framework.dtype_name(dtype)
-    if asked is None and out is not None:
+    if asked is None and out is not None and op in ("sum", "prod"):
         asked = framework.dtype_name(out.dtype)
-    out_dtype = _dtypes.scan_output_dtype(op, framework.dtype_name(x.dtype), asked)
+    scanned_as, out_dtype = _dtypes.scan_plan(op, framework.dtype_name(x.dtype), asked, bool(reverse))
     if out is not None:
         _check_out(framework, x, out, out_dtype, function)
+    if scanned_as != framework.dtype_name(x.dtype):
+        x = framework.cast(x, scanned_as)  # dtype= as torch and numpy take it: converted first, then scanned
     return framework.scan(x, op, dim, lines, out_dtype, bool(exclusive), bool(reverse), out)
 
 
@@ -104,14 +119,39 @@ def cumsum(x, dim, *, dtype=None, exclusive=False, reverse=False, out=None):
     return _scan("cumsum", "sum", x, dim, dtype, exclusive, reverse, out)
 
 
-def cummax(x, dim, *, exclusive=False, reverse=False, out=None):
-    """The running maximum along dim, of x's dtype (values only)."""
-    return _scan("cummax", "max", x, dim, None, exclusive, reverse, out)
+def cumprod(x, dim, *, dtype=None, out=None):
+    """The products along dim, as torch.cumprod (the module's manual, above)."""
+    return _scan("cumprod", "prod", x, dim, dtype, False, False, out)
 
 
-def cummin(x, dim, *, exclusive=False, reverse=False, out=None):
-    """The running minimum along dim, of x's dtype (values only)."""
-    return _scan("cummin", "min", x, dim, None, exclusive, reverse, out)
+def logcumsumexp(x, dim, *, out=None):
+    """log(cumsum(exp(x))) along dim, computed without overflow, as torch.logcumsumexp."""
+    return _scan("logcumsumexp", "logsumexp", x, dim, None, False, False, out)
+
+
+def _extreme(function, op, x, dim, out):
+    framework = _framework(x, function)
+    framework.check_cuda(x, function)
+    lines, _ = _core.lines_of(x.shape, dim, function)
+    _dtypes.scan_plan(op, framework.dtype_name(x.dtype), None)
+    if lines[1] > _dtypes.EXTREME_MAX_LENGTH:
+        raise ValueError(f"scan_zoo.{function}: a line of {lines[1]} elements; it takes lines of at most "
+                         f"{_dtypes.EXTREME_MAX_LENGTH} (2^31 - 1)")
+    if out is not None:
+        values, indices = out
+        _check_out(framework, x, values, framework.dtype_name(x.dtype), function)
+        _check_out(framework, x, indices, "int64", function)
+    return framework.extreme(x, op, dim, lines, out)
+
+
+def cummax(x, dim, *, out=None):
+    """The running maximum along dim and where it is: (values, indices) as torch.cummax."""
+    return _extreme("cummax", "max", x, dim, out)
+
+
+def cummin(x, dim, *, out=None):
+    """The running minimum along dim and where it is: (values, indices) as torch.cummin."""
+    return _extreme("cummin", "min", x, dim, out)
 
 
 def segmented_cumsum(x, offsets, *, dtype=None, exclusive=False, out=None):
@@ -132,7 +172,7 @@ def segmented_cumsum(x, offsets, *, dtype=None, exclusive=False, out=None):
     asked = None if dtype is None else framework.dtype_name(dtype)
     if asked is None and out is not None:
         asked = framework.dtype_name(out.dtype)
-    out_dtype = _dtypes.scan_output_dtype("sum", framework.dtype_name(x.dtype), asked)
+    out_dtype = _dtypes.check_segmented_dtypes(framework.dtype_name(x.dtype), asked)
     if out is not None:
         _check_out(framework, x, out, out_dtype, function)
     return framework.segmented_scan(x, offsets, out_dtype, bool(exclusive), out)
@@ -150,3 +190,17 @@ def linear_recurrence(a, b, dim=-1, *, reverse=False):
     lines, _ = _core.lines_of(a.shape, dim, "linear_recurrence")
     state = _dtypes.recurrence_state_dtype(framework.dtype_name(a.dtype), framework.dtype_name(b.dtype))
     return framework.linear_recurrence(a, b, dim, lines, state, bool(reverse))
+
+
+def __getattr__(name):
+    """scan_zoo.torch, the switch that puts torch's own scan operators on scan_zoo (torch.py), is
+    imported when first named, so that `import scan_zoo` imports no framework."""
+    if name == "torch":
+        import importlib
+        return importlib.import_module(".torch", __name__)
+    raise AttributeError(f"module 'scan_zoo' has no attribute {name!r}")
+
+
+if os.environ.get("SCAN_ZOO_TORCH", "0") not in ("", "0"):  # SCAN_ZOO_TORCH=1: the switch on at import
+    from . import torch as _switch
+    _switch.enable()

@@ -61,16 +61,17 @@ class Workspaces:
 
 
 def run_scan(extension, workspaces, op, in_dtype, out_dtype, lines, exclusive, reverse, in_ptr, out_ptr, device,
-             stream, allocate):
-    """Enqueues one scan (cumsum, cummax, cummin) on `stream`; nothing for an empty array."""
+             stream, allocate, indices_ptr=0):
+    """Enqueues one scan (cumsum, cumprod, logcumsumexp, cummax, cummin: for these two also the
+    int64 indices where indices_ptr is not 0) on `stream`; nothing for an empty array."""
     if math.prod(lines) == 0:
         return
     op_code = _dtypes.OPERATOR_CODES[op]
     in_code, out_code = _dtypes.DTYPE_CODES[in_dtype], _dtypes.DTYPE_CODES[out_dtype]
     bytes_needed = extension.scan_workspace_bytes(op_code, in_code, out_code, *lines)
     workspace, _buffer = workspaces.get(max(bytes_needed, 1), device, stream, allocate)
-    extension.scan(op_code, in_code, out_code, *lines, exclusive, reverse, in_ptr, out_ptr, workspace, device,
-                   stream)
+    extension.scan(op_code, in_code, out_code, *lines, exclusive, reverse, in_ptr, out_ptr, indices_ptr, workspace,
+                   device, stream)
 
 
 def run_recurrence(extension, workspaces, in_dtype, state_dtype, lines, reverse, a_ptr, b_ptr, h_ptr, device,

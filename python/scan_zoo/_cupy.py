@@ -37,6 +37,22 @@ def _on_device(device, shape, dtype):
         return cupy.empty(shape, dtype=dtype)
 
 
+def cast(x, name):
+    return x.astype(name)
+
+
+def extreme(x, op, dim, lines, out=None):
+    """cummax and cummin: (values, indices), the indices int64, as torch.cummax gives them."""
+    x = cupy.ascontiguousarray(x)
+    device = x.data.device_id
+    values, indices = out if out is not None else (_on_device(device, x.shape, x.dtype),
+                                                   _on_device(device, x.shape, cupy.int64))
+    name = dtype_name(x.dtype)
+    _core.run_scan(extension, _WORKSPACES, op, name, name, lines, False, False, x.data.ptr, values.data.ptr, device,
+                   cupy.cuda.get_current_stream(device).ptr, _allocate, indices.data.ptr)
+    return values, indices
+
+
 def scan(x, op, dim, lines, out_dtype, exclusive, reverse, out=None):
     x = cupy.ascontiguousarray(x)  # the one copy a strided input costs
     device = x.data.device_id

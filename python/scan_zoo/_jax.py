@@ -6,7 +6,8 @@ registered for the CUDA platform when this module is first imported. XLA allocat
 a second, scratch output of the bytes the workspace needs (the extension says how many); the
 handler makes the workspace over it, which zeroes it on the stream before the scan (one memset
 of a few KB a call: XLA's buffers are not kept between calls). Nothing synchronizes. JAX arrays
-are immutable, so there is no out=. cumsum of floats and linear_recurrence have gradients
+are immutable, so there is no out=, and cummax and cummin give the values alone (as
+jax.lax.cummax does). cumsum of floats and linear_recurrence have gradients
 (jax.custom_vjp, the backward passes of _torch.py: scans in the other direction); there is no
 vmap (scan a batch along a dim instead).
 
@@ -99,14 +100,28 @@ def _sum_backward(lines, out_dtype, exclusive, reverse, x_dtype, _residual, grad
 _sum.defvjp(_sum_forward, _sum_backward)
 
 
+def cast(x, name):
+    return x.astype(name)
+
+
 def scan(x, op, dim, lines, out_dtype, exclusive, reverse, out=None):
-    _no_out(out, "cum" + op)
+    _no_out(out, _dtypes.FUNCTIONS[op])
     result = _result(x.shape, out_dtype)
     if math.prod(lines) == 0:
         return jnp.zeros(result.shape, result.dtype)
+    if dtype_name(result.dtype) != out_dtype:  # int64 without jax_enable_x64: the int32 sums of the input as int32
+        x = x.astype(result.dtype)
     if op == "sum" and jnp.issubdtype(result.dtype, jnp.floating):  # a sum of floats has a gradient
         return _sum(x, lines, dtype_name(result.dtype), exclusive, reverse, dtype_name(x.dtype))
-    return _scan_call(x, op, lines, out_dtype, exclusive, reverse)
+    return _scan_call(x, op, lines, dtype_name(result.dtype), exclusive, reverse)
+
+
+def extreme(x, op, dim, lines, out=None):
+    """cummax and cummin: the values alone, as jax.lax.cummax gives them."""
+    _no_out(out, _dtypes.FUNCTIONS[op])
+    if math.prod(lines) == 0:
+        return jnp.zeros(x.shape, x.dtype)
+    return _scan_call(x, op, lines, dtype_name(x.dtype), False, False)
 
 
 def _recurrence_call(a, b, lines, state, reverse):

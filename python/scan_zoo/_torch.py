@@ -1,9 +1,12 @@
 """PyTorch tensors: the scans as custom operators (torch.library), so that torch.compile traces
-them and CUDA graphs capture them, with autograd for cumsum and linear_recurrence.
+them and CUDA graphs capture them, with autograd.
 
 Operators (namespace scan_zoo):
-  scan(x, op, dim, out_dtype, exclusive, reverse) -> Tensor          a new output
+  scan(x, op, dim, out_dtype, exclusive, reverse) -> Tensor          a new output (cumsum, cumprod,
+                                                                      logcumsumexp)
   scan_out(x, op, dim, exclusive, reverse, out) -> ()                 into `out` (mutated)
+  extreme(x, op, dim) -> (Tensor, Tensor)                             cummax, cummin: values, indices
+  extreme_out(x, op, dim, values, indices) -> ()                      into them (mutated)
   linear_recurrence(a, b, dim, reverse) -> Tensor                     the state h
   segmented_scan(x, offsets, out_dtype, exclusive) -> Tensor          segmented_cumsum, a new output
   segmented_scan_out(x, offsets, exclusive, out) -> ()                into `out` (mutated)
@@ -12,8 +15,10 @@ through PyTorch's caching allocator, and never synchronizes. In plain eager call
 skips the dispatcher and calls the extension itself (_plain_eager), as the operators' CUDA
 kernels do. Gradients: cumsum's is the scan of the output's gradient in the other direction
 (inclusive stays inclusive, exclusive exclusive), segmented_cumsum's the same within each segment;
-the recurrence's is the recurrence run backwards over the shifted multipliers (the adjoint
-equation), below.
+cumprod's and logcumsumexp's are torch's own formulas (torch.autograd over torch.cumprod and
+torch.logcumsumexp, recomputed); cummax's and cummin's put each value's gradient on its index
+(scatter_add, as torch's); the recurrence's is the recurrence run backwards over the shifted
+multipliers (the adjoint equation), below.
 """
 import torch
 
@@ -106,14 +111,26 @@ def _(x, op, dim, out_dtype, exclusive, reverse):
     return x.new_empty(x.shape, dtype=out_dtype)
 
 
+_TORCH_FUNCTIONS = {"prod": "cumprod", "logsumexp": "logcumsumexp"}
+
+
 def _scan_setup_context(ctx, inputs, output):
     x, op, dim, _out_dtype, exclusive, reverse = inputs
     ctx.op, ctx.dim, ctx.exclusive, ctx.reverse, ctx.x_dtype = op, dim, exclusive, reverse, x.dtype
+    if op != "sum":
+        ctx.save_for_backward(x)
 
 
 def _scan_backward(ctx, grad):
     if ctx.op != "sum":
-        raise NotImplementedError(f"scan_zoo.cum{ctx.op} has no gradient (torch.cummax's indices give one)")
+        # torch's own derivative of the same function (its formulas handle cumprod's zeros and
+        # logcumsumexp's infinities), over a recomputed forward.
+        (x,) = ctx.saved_tensors
+        with torch.enable_grad():
+            leaf = x.detach().requires_grad_()
+            y = getattr(torch, _TORCH_FUNCTIONS[ctx.op])(leaf, ctx.dim)
+            (grad_x,) = torch.autograd.grad(y, leaf, grad.to(y.dtype))
+        return grad_x, None, None, None, None, None
     # y[t] = sum of x[s], s <= t (s < t exclusive): dx[s] = sum of dy[t], t >= s (t > s), the scan of
     # dy in the other direction, of the same kind.
     grad_x = scan_op(grad, "sum", ctx.dim, grad.dtype, ctx.exclusive, not ctx.reverse)
@@ -130,6 +147,55 @@ def scan_out_op(x: torch.Tensor, op: str, dim: int, exclusive: bool, reverse: bo
 
 @scan_out_op.register_fake
 def _(x, op, dim, exclusive, reverse, out):
+    return None
+
+
+def _enqueue_extreme(x, op, lines, values, indices):
+    """x, values and indices contiguous, on one device (indices None: the values alone)."""
+    device = x.get_device()
+    name = dtype_name(x.dtype)
+    _core.run_scan(extension, _WORKSPACES, op, name, name, lines, False, False, x.data_ptr(), values.data_ptr(),
+                   device, _raw_stream(device), _allocate, 0 if indices is None else indices.data_ptr())
+
+
+@torch.library.custom_op("scan_zoo::extreme", mutates_args=(), device_types="cuda")
+def extreme_op(x: torch.Tensor, op: str, dim: int) -> tuple[torch.Tensor, torch.Tensor]:
+    x = x.contiguous()
+    values, indices = torch.empty_like(x), torch.empty(x.shape, dtype=torch.int64, device=x.device)
+    _enqueue_extreme(x, op, _core.lines_of(tuple(x.shape), dim, "cum" + op)[0], values, indices)
+    return values, indices
+
+
+@extreme_op.register_fake
+def _(x, op, dim):
+    return x.new_empty(x.shape), x.new_empty(x.shape, dtype=torch.int64)
+
+
+def _extreme_setup_context(ctx, inputs, output):
+    x, _op, dim = inputs
+    ctx.save_for_backward(output[1])
+    ctx.dim, ctx.shape = dim, x.shape
+
+
+def _extreme_backward(ctx, grad_values, _grad_indices):
+    # Each value is the input at its index: its gradient goes there, summed (torch's formula).
+    (indices,) = ctx.saved_tensors
+    if len(ctx.shape) == 0:
+        return grad_values.clone(), None, None
+    grad_x = torch.zeros(ctx.shape, dtype=grad_values.dtype, device=grad_values.device)
+    return grad_x.scatter_add_(ctx.dim, indices, grad_values), None, None
+
+
+extreme_op.register_autograd(_extreme_backward, setup_context=_extreme_setup_context)
+
+
+@torch.library.custom_op("scan_zoo::extreme_out", mutates_args=("values", "indices"), device_types="cuda")
+def extreme_out_op(x: torch.Tensor, op: str, dim: int, values: torch.Tensor, indices: torch.Tensor) -> None:
+    _enqueue_extreme(x.contiguous(), op, _core.lines_of(tuple(x.shape), dim, "cum" + op)[0], values, indices)
+
+
+@extreme_out_op.register_fake
+def _(x, op, dim, values, indices):
     return None
 
 
@@ -229,6 +295,28 @@ def _(x, offsets, exclusive, out):
 
 # The adapter's interface, as _cupy.py's (scan_zoo/__init__.py calls these after its checks,
 # with the lines of x's shape along dim and the output's dtype name).
+def cast(x, name):
+    return x.to(_TORCH_DTYPES[name])
+
+
+_RETURN_TYPES = {"max": torch.return_types.cummax, "min": torch.return_types.cummin}
+
+
+def extreme(x, op, dim, lines, out=None):
+    """cummax and cummin: (values, indices) as torch's (torch.return_types.cummax)."""
+    if _plain_eager(x):
+        x = x.contiguous()
+        values, indices = out if out is not None else (torch.empty_like(x),
+                                                       torch.empty(x.shape, dtype=torch.int64, device=x.device))
+        _enqueue_extreme(x, op, lines, values, indices)
+    elif out is None:
+        values, indices = extreme_op(x, op, dim)
+    else:
+        values, indices = out
+        extreme_out_op(x, op, dim, values, indices)
+    return _RETURN_TYPES[op]((values, indices))
+
+
 def scan(x, op, dim, lines, out_dtype, exclusive, reverse, out=None):
     if _plain_eager(x):
         x = x.contiguous()

@@ -47,14 +47,34 @@ int stream_is_capturing(std::uintptr_t stream, bool& capturing) {
 }
 
 std::size_t scan_workspace_bytes(const ScanCall& call) {
-  return call.op == Operator::Sum ? sum_workspace_bytes(call) : extreme_workspace_bytes(call);
+  switch (call.op) {
+    case Operator::Sum: {
+      const std::size_t bytes = sum_workspace_bytes(call);
+      return bytes != SIZE_MAX ? bytes : mask_sum_workspace_bytes(call);
+    }
+    case Operator::Prod: return product_workspace_bytes(call);
+    case Operator::LogSumExp: return logsumexp_workspace_bytes(call);
+    case Operator::Max:
+    case Operator::Min: return extreme_workspace_bytes(call);
+  }
+  return SIZE_MAX;
 }
 
-int scan(const ScanCall& call, const void* in, void* out, Workspace* workspace, int device, std::uintptr_t stream) {
+int scan(const ScanCall& call, const void* in, void* out, void* indices, Workspace* workspace, int device,
+         std::uintptr_t stream) {
   const DeviceScope scope(device);
   if (scope.status() != cudaSuccess) return scope.status();
-  return call.op == Operator::Sum ? sum_scan(call, in, out, workspace, stream)
-                                  : extreme_scan(call, in, out, workspace, stream);
+  switch (call.op) {
+    case Operator::Sum: {
+      const int result = sum_scan(call, in, out, workspace, stream);
+      return result != kNotBuilt ? result : mask_sum_scan(call, in, out, workspace, stream);
+    }
+    case Operator::Prod: return product_scan(call, in, out, workspace, stream);
+    case Operator::LogSumExp: return logsumexp_scan(call, in, out, workspace, stream);
+    case Operator::Max:
+    case Operator::Min: return extreme_scan(call, in, out, indices, workspace, stream);
+  }
+  return kNotBuilt;
 }
 
 int linear_recurrence(const RecurrenceCall& call, const void* a, const void* b, void* h, Workspace* workspace,

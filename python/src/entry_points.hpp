@@ -12,9 +12,13 @@
 
 namespace scan_zoo_python {
 
-// The element types, numbered as scan_zoo/_dtypes.py numbers them.
-enum class Dtype : int { Int32 = 0, Int64 = 1, Float32 = 2, Float64 = 3, BFloat16 = 4, Float16 = 5 };
-enum class Operator : int { Sum = 0, Max = 1, Min = 2 };
+// The element types and operators, numbered as scan_zoo/_dtypes.py numbers them. Max and Min are
+// cummax and cummin with indices (include/scan_zoo/extremes.cuh), Prod cumprod, LogSumExp
+// logcumsumexp.
+enum class Dtype : int {
+  Int32 = 0, Int64 = 1, Float32 = 2, Float64 = 3, BFloat16 = 4, Float16 = 5, Bool = 6, UInt8 = 7, Int8 = 8, Int16 = 9
+};
+enum class Operator : int { Sum = 0, Max = 1, Min = 2, Prod = 3, LogSumExp = 4 };
 
 // The array seen as [outer, length, inner], contiguous and row-major; every line along `length`
 // scanned on its own (axis.cuh's Shape).
@@ -22,7 +26,8 @@ struct Lines {
   std::int64_t outer = 1, length = 0, inner = 1;
 };
 
-// One scan: out[...] = the scan of in[...] along the lines.
+// One scan: out[...] = the scan of in[...] along the lines (for Max and Min also the indices,
+// int64, where they go to an array).
 struct ScanCall {
   Operator op = Operator::Sum;
   Dtype in_type = Dtype::Float32, out_type = Dtype::Float32;
@@ -68,19 +73,29 @@ std::size_t recurrence_workspace_bytes(const RecurrenceCall& call);
 std::size_t segmented_workspace_bytes(const SegmentedCall& call);
 
 // Enqueues the call on `stream` (a cudaStream_t as an integer) of `device`; returns at once.
-int scan(const ScanCall& call, const void* in, void* out, Workspace* workspace, int device, std::uintptr_t stream);
+// `indices`: Max's and Min's int64 indices, or null for the values alone (ignored by the others).
+int scan(const ScanCall& call, const void* in, void* out, void* indices, Workspace* workspace, int device,
+         std::uintptr_t stream);
 int linear_recurrence(const RecurrenceCall& call, const void* a, const void* b, void* h, Workspace* workspace,
                       int device, std::uintptr_t stream);
 int segmented_scan(const SegmentedCall& call, const void* in, void* out, const void* offsets, Workspace* workspace,
                    int device, std::uintptr_t stream);
 
 // The same on the current device, split by operator so that the instantiations compile in
-// parallel (sums.cu, extremes.cu, recurrences.cu, segments.cu); the entry points above
-// (entry.cu) choose among them with `device` made current.
+// parallel (sums.cu, mask_sums.cu, products.cu, logsumexps.cu, extremes.cu, recurrences.cu,
+// segments.cu); the
+// entry points above (entry.cu) choose among them with `device` made current.
 std::size_t sum_workspace_bytes(const ScanCall& call);
 int sum_scan(const ScanCall& call, const void* in, void* out, Workspace* workspace, std::uintptr_t stream);
+std::size_t mask_sum_workspace_bytes(const ScanCall& call);
+int mask_sum_scan(const ScanCall& call, const void* in, void* out, Workspace* workspace, std::uintptr_t stream);
+std::size_t product_workspace_bytes(const ScanCall& call);
+int product_scan(const ScanCall& call, const void* in, void* out, Workspace* workspace, std::uintptr_t stream);
+std::size_t logsumexp_workspace_bytes(const ScanCall& call);
+int logsumexp_scan(const ScanCall& call, const void* in, void* out, Workspace* workspace, std::uintptr_t stream);
 std::size_t extreme_workspace_bytes(const ScanCall& call);
-int extreme_scan(const ScanCall& call, const void* in, void* out, Workspace* workspace, std::uintptr_t stream);
+int extreme_scan(const ScanCall& call, const void* in, void* values, void* indices, Workspace* workspace,
+                 std::uintptr_t stream);
 int recurrence_on_stream(const RecurrenceCall& call, const void* a, const void* b, void* h, Workspace* workspace,
                          std::uintptr_t stream);
 int segmented_sum_on_stream(const SegmentedCall& call, const void* in, void* out, const void* offsets,

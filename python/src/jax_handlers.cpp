@@ -33,6 +33,10 @@ bool dtype_of(ffi::DataType type, py::Dtype& dtype) {
     case ffi::DataType::F64: dtype = py::Dtype::Float64; return true;
     case ffi::DataType::BF16: dtype = py::Dtype::BFloat16; return true;
     case ffi::DataType::F16: dtype = py::Dtype::Float16; return true;
+    case ffi::DataType::PRED: dtype = py::Dtype::Bool; return true;
+    case ffi::DataType::U8: dtype = py::Dtype::UInt8; return true;
+    case ffi::DataType::S8: dtype = py::Dtype::Int8; return true;
+    case ffi::DataType::S16: dtype = py::Dtype::Int16; return true;
     default: return false;
   }
 }
@@ -68,7 +72,9 @@ ffi::Error scan_impl(void* stream, std::int32_t device, ffi::AnyBuffer x, ffi::R
   call.exclusive = exclusive;
   call.reverse = reverse;
   const CallWorkspace workspace = workspace_over(*scratch);
-  return error_of(py::scan(call, x.untyped_data(), y->untyped_data(), workspace.get(), device, stream_value(stream)),
+  // cummax and cummin give JAX the values alone (as jax.lax.cummax): no indices array.
+  return error_of(py::scan(call, x.untyped_data(), y->untyped_data(), nullptr, workspace.get(), device,
+                           stream_value(stream)),
                   "scan");
 }
 

@@ -95,12 +95,13 @@ NB_MODULE(_extension, m) {
         [](int op, int in_type, int out_type, std::int64_t outer, std::int64_t length, std::int64_t inner) {
           return py::scan_workspace_bytes(scan_call(op, in_type, out_type, outer, length, inner, false, false));
         });
+  // indices: cummax's and cummin's int64 indices, 0 for none (the values alone)
   m.def("scan", [](int op, int in_type, int out_type, std::int64_t outer, std::int64_t length, std::int64_t inner,
-                   bool exclusive, bool reverse, std::uintptr_t in, std::uintptr_t out, WorkspaceHandle& workspace,
-                   int device, std::uintptr_t stream) {
+                   bool exclusive, bool reverse, std::uintptr_t in, std::uintptr_t out, std::uintptr_t indices,
+                   WorkspaceHandle& workspace, int device, std::uintptr_t stream) {
     const py::ScanCall call = scan_call(op, in_type, out_type, outer, length, inner, exclusive, reverse);
-    raise_on_error(py::scan(call, reinterpret_cast<const void*>(in), reinterpret_cast<void*>(out), workspace.get(),
-                            device, stream),
+    raise_on_error(py::scan(call, reinterpret_cast<const void*>(in), reinterpret_cast<void*>(out),
+                            reinterpret_cast<void*>(indices), workspace.get(), device, stream),
                    "scan");
   });
   m.def("recurrence_workspace_bytes",

@@ -1,5 +1,5 @@
-// python/src/segments.cu -- segmented_cumsum's instantiations: the dtype pairs of cumsum
-// (with_sum_types, typed_calls.cuh) over segments given by 32- or 64-bit CSR offsets, segment s
+// python/src/segments.cu -- segmented_cumsum's instantiations: cumsum's dtype pairs built both
+// ways (with_sum_types, typed_calls.cuh) over segments given by 32- or 64-bit CSR offsets, segment s
 // running from offsets[s] to offsets[s + 1] (include/scan_zoo/segmented.cuh, with
 // begin_offsets = offsets and end_offsets = offsets + 1).
 #include <scan_zoo/segmented.cuh>
@@ -19,8 +19,12 @@ struct SegmentedSumWith {
   std::uintptr_t stream;
   int result = kNotBuilt;
 
-  template <class In, class Out>
+  template <class In, class Out, Built Kind>
   void operator()() {
+    if constexpr (Kind == Built::Both) scan<In, Out>();
+  }
+  template <class In, class Out>
+  void scan() {
     using Acc = scan_zoo::accumulator_t<scan_zoo::UseDefault, Out>;
     const In* x = static_cast<const In*>(in);
     Out* y = static_cast<Out*>(out);
@@ -48,9 +52,9 @@ int segmented_sum_with(const SegmentedCall& call, const void* in, void* out, con
 struct SegmentedWorkspaceBytes {
   const SegmentedCall& call;
   std::size_t bytes = SIZE_MAX;
-  template <class In, class Out>
+  template <class In, class Out, Built Kind>
   void operator()() {
-    bytes = scan_zoo::workspace_bytes<scan_zoo::accumulator_t<scan_zoo::UseDefault, Out>>(call.n);
+    if constexpr (Kind == Built::Both) bytes = scan_zoo::workspace_bytes<scan_zoo::accumulator_t<scan_zoo::UseDefault, Out>>(call.n);
   }
 };
 

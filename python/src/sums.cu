@@ -3,17 +3,16 @@
 #include "typed_calls.cuh"
 
 namespace scan_zoo_python {
+namespace {
 
-std::size_t sum_workspace_bytes(const ScanCall& call) {
-  WorkspaceBytesOf bytes{call};
-  with_sum_types(call, bytes);
-  return bytes.bytes;
-}
+const auto sum_types = [](const ScanCall& call, auto& fn) { return with_sum_types(call, fn); };
+
+}  // namespace
+
+std::size_t sum_workspace_bytes(const ScanCall& call) { return workspace_bytes_for(call, sum_types); }
 
 int sum_scan(const ScanCall& call, const void* in, void* out, Workspace* workspace, std::uintptr_t stream) {
-  ScanWith<scan_zoo::Plus> scan{call, in, out, workspace, stream};
-  with_sum_types(call, scan);
-  return scan.result;
+  return scan_for<scan_zoo::Plus>(call, in, out, workspace, stream, sum_types);
 }
 
 }  // namespace scan_zoo_python

@@ -41,46 +41,79 @@ int scan_extent(const ScanCall& call, const In* x, Out* y, const Extent& extent,
                         : scan_zoo::inclusive_scan(x, y, extent, Op{}, w, s);
 }
 
+// How much of the library a choice of types is instantiated with, the package's build time being
+// what it is (docs/python.md, "Build cost"): Both, forward and reverse, a single line by the 1-D
+// tuned kernel (torch.cumsum's types and their backward); Forward, forward only, every shape by
+// axis.cuh's kernels (a single line is one row): a reverse call has no code (kNotBuilt), and
+// Python refuses it first.
+enum class Built { Both, Forward };
+
 // The scan of `call` with these element types: inclusive or exclusive at run time, forward or
-// reverse at compile time (both instantiated).
-template <class In, class Out, class Op>
+// reverse at compile time (Both: both instantiated).
+template <class In, class Out, class Op, Built Kind>
 int typed_scan(const ScanCall& call, const void* in, void* out, Workspace* workspace, std::uintptr_t stream) {
   const In* x = static_cast<const In*>(in);
   Out* y = static_cast<Out*>(out);
-  if (one_line(call.lines)) return scan_extent<Op>(call, x, y, call.lines.length, workspace, stream);
-  return scan_extent<Op>(call, x, y, shape_of(call.lines), workspace, stream);
+  if constexpr (Kind == Built::Forward) {
+    using Acc = scan_zoo::accumulator_t<scan_zoo::UseDefault, Out>;
+    if (call.reverse) return kNotBuilt;
+    const scan_zoo::Shape shape = shape_of(call.lines);
+    scan_zoo::Workspace& w = workspace->library;
+    return call.exclusive ? scan_zoo::exclusive_scan(x, y, shape, Op::template identity<Acc>(), Op{}, w, stream_of(stream))
+                          : scan_zoo::inclusive_scan(x, y, shape, Op{}, w, stream_of(stream));
+  } else {
+    if (one_line(call.lines)) return scan_extent<Op>(call, x, y, call.lines.length, workspace, stream);
+    return scan_extent<Op>(call, x, y, shape_of(call.lines), workspace, stream);
+  }
 }
 
-// Calls fn.template operator()<In, Out>() for the call's dtypes among cumsum's: the input ->
-// output pairs torch.cumsum and numpy.cumsum produce (integers widened to int64 unless a dtype is
-// asked, 16-bit floats kept or widened to float32), each accumulating in the output's
-// accumulator (float for 16-bit floats). False when not built. (sums.cu, segments.cu)
+// Calls fn.template operator()<In, Out, Kind>() for the call's dtypes among cumsum's built both
+// ways: the input -> output pairs torch.cumsum and numpy.cumsum produce for int32, int64 and the
+// floats (int32 widened to int64 unless a dtype is asked, 16-bit floats kept or widened to
+// float32), each accumulating in the output's accumulator (float for 16-bit floats). False when
+// not built. (sums.cu, segments.cu)
 template <class Call, class Fn>
 bool with_sum_types(const Call& call, Fn& fn) {
   using D = Dtype;
+  constexpr Built kBoth = Built::Both, kForward = Built::Forward;
   const D in = call.in_type, out = call.out_type;
-  if (in == D::Float32 && out == D::Float32) return fn.template operator()<float, float>(), true;
-  if (in == D::Float64 && out == D::Float64) return fn.template operator()<double, double>(), true;
-  if (in == D::Int32 && out == D::Int64) return fn.template operator()<std::int32_t, std::int64_t>(), true;
-  if (in == D::Int32 && out == D::Int32) return fn.template operator()<std::int32_t, std::int32_t>(), true;
-  if (in == D::Int64 && out == D::Int64) return fn.template operator()<std::int64_t, std::int64_t>(), true;
-  if (in == D::BFloat16 && out == D::BFloat16) return fn.template operator()<__nv_bfloat16, __nv_bfloat16>(), true;
-  if (in == D::BFloat16 && out == D::Float32) return fn.template operator()<__nv_bfloat16, float>(), true;
-  if (in == D::Float16 && out == D::Float16) return fn.template operator()<__half, __half>(), true;
-  if (in == D::Float16 && out == D::Float32) return fn.template operator()<__half, float>(), true;
+  if (in == D::Float32 && out == D::Float32) return fn.template operator()<float, float, kBoth>(), true;
+  if (in == D::Float64 && out == D::Float64) return fn.template operator()<double, double, kBoth>(), true;
+  if (in == D::Int32 && out == D::Int64) return fn.template operator()<std::int32_t, std::int64_t, kBoth>(), true;
+  if (in == D::Int32 && out == D::Int32) return fn.template operator()<std::int32_t, std::int32_t, kBoth>(), true;
+  if (in == D::Int64 && out == D::Int64) return fn.template operator()<std::int64_t, std::int64_t, kBoth>(), true;
+  if (in == D::BFloat16 && out == D::BFloat16)
+    return fn.template operator()<__nv_bfloat16, __nv_bfloat16, kBoth>(), true;
+  if (in == D::BFloat16 && out == D::Float32) return fn.template operator()<__nv_bfloat16, float, kBoth>(), true;
+  if (in == D::Float16 && out == D::Float16) return fn.template operator()<__half, __half, kBoth>(), true;
+  if (in == D::Float16 && out == D::Float32) return fn.template operator()<__half, float, kBoth>(), true;
   return false;
 }
 
-// What sums.cu and extremes.cu do for the In and Out their dtype switch picks: each switch calls
-// fn.template operator()<In, Out>() of one of these.
+// cumsum's forward pairs (mask_sums.cu): bool and uint8 (the same bytes, 0 and 1 for bool), int8
+// and int16, widened to int64.
+template <class Call, class Fn>
+bool with_mask_sum_types(const Call& call, Fn& fn) {
+  using D = Dtype;
+  constexpr Built kForward = Built::Forward;
+  const D in = call.in_type, out = call.out_type;
+  if ((in == D::Bool || in == D::UInt8) && out == D::Int64)
+    return fn.template operator()<std::uint8_t, std::int64_t, kForward>(), true;
+  if (in == D::Int8 && out == D::Int64) return fn.template operator()<std::int8_t, std::int64_t, kForward>(), true;
+  if (in == D::Int16 && out == D::Int64) return fn.template operator()<std::int16_t, std::int64_t, kForward>(), true;
+  return false;
+}
+
+// What sums.cu, products.cu and logsumexps.cu do for the In, Out and Kind their dtype switch
+// picks: each switch calls fn.template operator()<In, Out, Kind>() of one of these.
 struct WorkspaceBytesOf {
   const ScanCall& call;
   std::size_t bytes = SIZE_MAX;
-  template <class In, class Out>
+  template <class In, class Out, Built Kind>
   void operator()() {
     using Acc = scan_zoo::accumulator_t<scan_zoo::UseDefault, Out>;
-    bytes = one_line(call.lines) ? scan_zoo::workspace_bytes<Acc>(call.lines.length)
-                                 : scan_zoo::workspace_bytes<Acc, In>(shape_of(call.lines));
+    bytes = Kind == Built::Both && one_line(call.lines) ? scan_zoo::workspace_bytes<Acc>(call.lines.length)
+                                                        : scan_zoo::workspace_bytes<Acc, In>(shape_of(call.lines));
   }
 };
 
@@ -92,8 +125,23 @@ struct ScanWith {
   Workspace* workspace;
   std::uintptr_t stream;
   int result = kNotBuilt;
-  template <class In, class Out>
-  void operator()() { result = typed_scan<In, Out, Op>(call, in, out, workspace, stream); }
+  template <class In, class Out, Built Kind>
+  void operator()() { result = typed_scan<In, Out, Op, Kind>(call, in, out, workspace, stream); }
 };
+
+// The workspace and the scan of an operator's dtype switch (sums.cu, products.cu, logsumexps.cu).
+template <class Switch>
+std::size_t workspace_bytes_for(const ScanCall& call, Switch with_types) {
+  WorkspaceBytesOf bytes{call};
+  with_types(call, bytes);
+  return bytes.bytes;
+}
+template <class Op, class Switch>
+int scan_for(const ScanCall& call, const void* in, void* out, Workspace* workspace, std::uintptr_t stream,
+             Switch with_types) {
+  ScanWith<Op> scan{call, in, out, workspace, stream};
+  with_types(call, scan);
+  return scan.result;
+}
 
 }  // namespace scan_zoo_python

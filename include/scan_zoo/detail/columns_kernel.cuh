@@ -84,7 +84,7 @@
 #include "tuned_kernel.cuh"
 #include "vector_access.cuh"
 #include "warp.cuh"
-#include "zip.cuh"
+#include "indexed_elements.cuh"
 
 namespace scan_zoo::detail {
 
@@ -281,6 +281,21 @@ __device__ __forceinline__ void store_row(Out* at, int columns, const Out (&resu
   }
 }
 
+// A split output's row (indexed_elements.cuh): the values and the indices, each array by the form
+// above.
+template <class T, class I, int V>
+__device__ __forceinline__ void store_row(SplitPointer<T, I> at, int columns, const Split<T, I> (&results)[V]) {
+  T values[V];
+  I indices[V];
+#pragma unroll
+  for (int j = 0; j < V; ++j) {
+    values[j] = results[j].value;
+    indices[j] = results[j].index;
+  }
+  store_row(at.values, columns, values);
+  if (at.indices) store_row(at.indices, columns, indices);
+}
+
 // The chunk of a flat tile's element e (ColumnGeometry::flat): e / (the elements of a chunk), by
 // a multiplication with the divisor's reciprocal, taken once a thread (exact while e x divisor <
 // 2^32: a tile holds at most 2^15 elements).
@@ -351,10 +366,10 @@ struct StagedArray {
   }
 };
 // Where element (row, column) of a tile lies in each array of the stage: the gap is 16 bytes of
-// the input's wider array (LoadUnit), in elements, the same in both arrays of a zip.
+// the input's wider array (VectorUnit), in elements, the same in both arrays of a zip.
 template <class In, int Rows>
 struct StageIndex {
-  using Unit = typename LoadUnit<In>::type;
+  using Unit = typename VectorUnit<In>::type;
   static constexpr int kGap = sizeof(Unit) >= 16 ? 1 : 16 / int(sizeof(Unit));
   __device__ static int index(int row, int column, int width) { return row * width + column + row / Rows * kGap; }
 };
@@ -526,6 +541,13 @@ __global__ void __launch_bounds__(Config::kThreads, kColumnsBlocksPerSm<typename
   const auto read_row = [&](int k, Acc (&row)[V]) {
     if (k < rows_in_chunk) {
       stage.read(chunk_index + k * width, columns, identity, row);
+      if constexpr (kNumbered<In>) {  // each element's index along its column: its row (indexed_elements.cuh)
+        const std::int64_t scan_row = tile_first_row + first_row_in_tile + k;
+        const std::int64_t index = Args::kReverse ? g.length - 1 - scan_row : scan_row;
+#pragma unroll
+        for (int j = 0; j < V; ++j)
+          if (j < columns) row[j].index = static_cast<decltype(row[j].index)>(index);
+      }
     } else {
 #pragma unroll
       for (int j = 0; j < V; ++j) row[j] = identity;
@@ -687,10 +709,10 @@ __global__ void __launch_bounds__(Config::kThreads, kColumnsBlocksPerSm<typename
   Acc running[V];
 #pragma unroll
   for (int j = 0; j < V; ++j) running[j] = op(shared_carry[first_column_in_tile + j], before_chunk[j]);
-  Out* to = args.out + (row_begin(tile_first_row + first_row_in_tile) + column);  // row by row: +-inner
+  auto to = args.out + (row_begin(tile_first_row + first_row_in_tile) + column);  // row by row: +-inner
   const std::int64_t row_step = Args::kReverse ? -g.inner : g.inner;
 #pragma unroll 8  // 8 rows at a time: 32 rows of one column unrolled whole spilled at 64 registers
-  for (int k = 0; k < kRows; ++k, to += row_step) {
+  for (int k = 0; k < kRows; ++k, to = to + row_step) {
     if (k >= rows_in_chunk || columns == 0) continue;
     Acc row[V];
     read_row(k, row);
@@ -744,15 +766,21 @@ struct ColumnsScan {
     while (2 * count * int(sizeof(T)) <= 16) count *= 2;
     return count;
   }();
-  // A zipped input (zip.cuh) counts as its wider array, and both its arrays must be aligned.
-  template <class In, class Out>
-  static constexpr int kVector = kVectorOf<typename LoadUnit<In>::type> < kVectorOf<Out>
-                                     ? kVectorOf<typename LoadUnit<In>::type>
-                                     : kVectorOf<Out>;
+  // A zipped input (zip.cuh) counts as its wider array, a split output (indexed_elements.cuh) as
+  // its values, and each of their arrays must be aligned. A numbered input's lane holds at most 16
+  // bytes of accumulators (pairs of a value and an index: at a vector of int8's 16 columns, pairs
+  // of 8 bytes spilled 2 KB).
+  template <class In, class Out, class Acc>
+  static constexpr int kVector = [] {
+    constexpr int widest = kVectorOf<typename VectorUnit<In>::type> < kVectorOf<typename VectorUnit<Out>::type>
+                               ? kVectorOf<typename VectorUnit<In>::type>
+                               : kVectorOf<typename VectorUnit<Out>::type>;
+    return kNumbered<In> && widest > kVectorOf<Acc> ? kVectorOf<Acc> : widest;
+  }();
 
-  template <class In, class Out>
-  static int vector_for(std::int64_t inner, typename InputPointer<In>::type in, const Out* out) {
-    constexpr int V = kVector<In, Out>;
+  template <class In, class Out, class Acc>
+  static int vector_for(std::int64_t inner, typename InputPointer<In>::type in, typename OutputPointer<Out>::type out) {
+    constexpr int V = kVector<In, Out, Acc>;
     for (const int vector : {V, V / 2})
       if (vector > 1 && inner % vector == 0 && inner / vector >= 2 && aligned(in, vector) && aligned(out, vector))
         return vector;
@@ -767,6 +795,10 @@ struct ColumnsScan {
   template <class A, class B>
   static bool aligned(ZipPointer<A, B> pointer, int vector) {
     return aligned(pointer.first, vector) && aligned(pointer.second, vector);
+  }
+  template <class T, class I>
+  static bool aligned(SplitPointer<T, I> pointer, int vector) {
+    return aligned(pointer.values, vector) && aligned(pointer.indices, vector);  // null is aligned
   }
 
   // Whether the tiles move flat (ColumnGeometry::flat): one column block, rows forward, and every
@@ -793,6 +825,10 @@ struct ColumnsScan {
   static bool pieces_aligned(ZipPointer<A, B> pointer, std::int64_t chunk, const ColumnGeometry& g) {
     return pieces_aligned(pointer.first, chunk, g) && pieces_aligned(pointer.second, chunk, g);
   }
+  template <class T, class I>
+  static bool pieces_aligned(SplitPointer<T, I> pointer, std::int64_t chunk, const ColumnGeometry& g) {
+    return pieces_aligned(pointer.values, chunk, g) && pieces_aligned(pointer.indices, chunk, g);
+  }
 
  public:
 
@@ -813,7 +849,7 @@ struct ColumnsScan {
     state.epoch = epoch;
     ColumnGeometry geometry = g;
     geometry.flat = flat_fits(args, g);
-    constexpr int V = kVector<typename Args::InT, typename Args::OutT>;
+    constexpr int V = kVector<typename Args::InT, typename Args::OutT, typename Args::AccT>;
     if (g.vector == V) return launch_kernel<V>(args, geometry, state, stream);
     if constexpr (V / 2 > 1) {
       if (g.vector == V / 2) return launch_kernel<V / 2>(args, geometry, state, stream);

@@ -35,7 +35,7 @@
 
 #include "rows_kernel.cuh"
 #include "tuned_kernel.cuh"
-#include "zip.cuh"
+#include "indexed_elements.cuh"
 
 namespace scan_zoo::detail {
 
@@ -98,13 +98,14 @@ template <int C>
 using FlatRowsConfig = std::conditional_t<C == 2, TunedConfig<128, 16, Publish::Exchange, 1, 1, 200, Aggregate::AfterScan>,
                                           TunedConfig<128, 8, Publish::Exchange, 4, 1, 600, Aggregate::AfterScan>>;
 
-// Whether a scan of these types may go as rows of C at all (and, for two columns, through the row
-// kernel too); the rest is at run time (row_aligned below).
+// Whether a scan of these types may go as rows of C at all (plain pointers in and out; and, for
+// two columns, through the row kernel too); the rest is at run time (row_aligned below).
 template <class T>
 inline constexpr bool kPairableSize = sizeof(T) <= 4 && (sizeof(T) & (sizeof(T) - 1)) == 0;
 template <class In, class Out, class Acc, int C>
 inline constexpr bool kRowItems =
-    std::is_same<typename InputPointer<In>::type, const In*>::value &&
+    std::is_same<typename InputPointer<In>::type, const In*>::value && !kNumbered<In> &&
+    std::is_same<typename OutputPointer<Out>::type, Out*>::value &&
     (C == 2 ? kPairableSize<In> && kPairableSize<Out> && kPairableSize<Acc>
             : sizeof(In) == 4 && sizeof(Out) == 4 && sizeof(Acc) == 4);
 // One slab of pairs goes to the 1-D kernel only as 8-byte items (pairs of 1- or 2-byte elements

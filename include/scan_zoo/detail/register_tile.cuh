@@ -39,7 +39,7 @@
 #include "core.cuh"
 #include "vector_access.cuh"
 #include "warp.cuh"
-#include "zip.cuh"
+#include "indexed_elements.cuh"
 
 namespace scan_zoo::detail {
 
@@ -72,11 +72,12 @@ struct RegisterTile {
   }();
   // A scan that reads one type and writes another moves both in vectors of as many elements:
   // 16 bytes of the wider type, fewer of the narrower (bf16 in, float out: 8-byte loads and
-  // 16-byte stores). A zipped input counts as its wider array (zip.cuh, LoadUnit).
+  // 16-byte stores). A zipped input counts as its wider array, a split output as its values
+  // (zip.cuh, VectorUnit).
   template <class In, class Out>
-  static constexpr int kVectorOfBoth = kVector<typename LoadUnit<In>::type> < kVector<Out>
-                                           ? kVector<typename LoadUnit<In>::type>
-                                           : kVector<Out>;
+  static constexpr int kVectorOfBoth = kVector<typename VectorUnit<In>::type> < kVector<typename VectorUnit<Out>::type>
+                                           ? kVector<typename VectorUnit<In>::type>
+                                           : kVector<typename VectorUnit<Out>::type>;
 
   // The offset in the tile of item j of round k of the calling thread, with V-element vectors.
   // A tile of one warp (Threads = 32) is the calling warp's own, whatever the warp's place in its
@@ -180,6 +181,22 @@ struct RegisterTile {
           if (i < valid) (Order::kReverse ? tile[-1 - i] : tile[i]) = static_cast<Out>(items[k * V + j]);
         }
     }
+  }
+
+  // A split output (indexed_elements.cuh): each item split into its value and its index, each
+  // array stored by the form above in its own type (the indices only where there is an array).
+  template <class T, class I, class Acc, class Order>
+  __device__ static void store(SplitPointer<T, I> tile, int valid, const Acc (&items)[Items], Order order) {
+    T values[Items];
+    I indices[Items];
+#pragma unroll
+    for (int i = 0; i < Items; ++i) {
+      const Split<T, I> item(items[i]);
+      values[i] = item.value;
+      indices[i] = item.index;
+    }
+    store(tile.values, valid, values, order);
+    if (tile.indices) store(tile.indices, valid, indices, order);
   }
 
   // Scans the warp's run in place (inclusive, or exclusive: each item then holds the reduction

@@ -64,6 +64,7 @@
 #include "grid/descriptors.cuh"
 #include "tuned_kernel.cuh"
 #include "warp.cuh"
+#include "../operators.cuh"
 
 namespace scan_zoo::detail {
 
@@ -232,8 +233,8 @@ struct RowStarts {
     __device__ RowCursor<V> cursor(int offset) const {
       return RowCursor<V>(begin + offset, length);
     }
-    template <class Tile, class Order, class Out, class Acc, int Items>
-    __device__ void store(Out* at, int valid, const Acc (&items)[Items]) const {
+    template <class Tile, class Order, class OutPointer, class Acc, int Items>
+    __device__ void store(OutPointer at, int valid, const Acc (&items)[Items]) const {
       Tile::store(at, valid, items, Order{});
     }
   };
@@ -246,6 +247,33 @@ struct RowStarts {
     return {begin, length, past_row_start != 0 && length - past_row_start > valid};
   }
 };
+
+// A numbered input's items (indexed_elements.cuh) get their index along their row: the element
+// at memory position p (of the flattened array) has index p mod length. One 64-bit division a
+// thread, for the tile's first item; each item is then an offset of less than a tile from it, so
+// a row longer than a tile wraps at most once, and a shorter one (under 2^15 elements) takes a
+// 32-bit remainder.
+template <class Tile, int V, bool Reverse, class Acc, int Items>
+__device__ void number_items(Acc (&items)[Items], std::int64_t begin, int valid, std::int64_t n, std::int64_t length) {
+  const std::int64_t first = (Reverse ? n - 1 - begin : begin) % length;  // item 0's index
+#pragma unroll
+  for (int k = 0; k < Items / V; ++k)
+#pragma unroll
+    for (int j = 0; j < V; ++j) {
+      const int offset = Tile::template offset<V>(k, j);
+      if (offset >= valid) continue;  // the padding stays the identity
+      std::int64_t index;
+      if (length > Tile::kTileItems) {
+        index = Reverse ? first - offset : first + offset;
+        if (index < 0) index += length;
+        if (index >= length) index -= length;
+      } else {
+        const int wrapped = (Reverse ? int(first) - offset : int(first) + offset) % int(length);
+        index = wrapped < 0 ? wrapped + length : wrapped;
+      }
+      items[k * V + j].index = static_cast<decltype(items[0].index)>(index);
+    }
+}
 
 // The row configuration: the tuned space's 256-thread tile, exchange, dense descriptors, a
 // window of 32, spinning, aggregate after the scan, with 128 bytes of accumulators per thread:
@@ -269,11 +297,16 @@ struct RowsTile {
 template <class Acc>
 using RowsConfig = TunedConfig<RowsTile<Acc>::kThreads, RowsTile<Acc>::kItems, Publish::Exchange, 1, 1, 0,
                                Aggregate::AfterScan>;
-template <class Acc, bool LineTotals>
-inline constexpr int kRowsBlocksPerSm = sizeof(Acc) > 8 ? 1 : LineTotals ? 2 : 3;
+// An operator of exponentials and logarithms (LogAddExp) needs the registers of two blocks: at
+// three (80 registers) ptxas spilled its float kernel.
+template <class Op>
+inline constexpr bool kCallsTranscendentals = std::is_same_v<Op, LogAddExp>;
+template <class Acc, class Op, bool LineTotals>
+inline constexpr int kRowsBlocksPerSm = sizeof(Acc) > 8 ? 1 : LineTotals || kCallsTranscendentals<Op> ? 2 : 3;
 
 template <class Config, class Args, class Starts>
-__global__ void __launch_bounds__(Config::kThreads, kRowsBlocksPerSm<typename Args::AccT, Starts::kLineTotals>)
+__global__ void __launch_bounds__(Config::kThreads,
+                                  kRowsBlocksPerSm<typename Args::AccT, typename Args::OpT, Starts::kLineTotals>)
     rows_scan_kernel(Args args, Starts starts, typename Config::template State<typename Args::AccT> state,
                      std::uint32_t tiles) {
   using Tile = typename Config::Tile;
@@ -295,8 +328,10 @@ __global__ void __launch_bounds__(Config::kThreads, kRowsBlocksPerSm<typename Ar
   if constexpr (Starts::kLineTotals) rows = args.n / starts.length;
   Acc items[Config::kItems];
 
-  // 1. Load.
+  // 1. Load (and number a numbered input's items: indexed_elements.cuh).
   Tile::load(args.in + at, valid, items, op.template identity<Acc>(), Order{});
+  if constexpr (kNumbered<typename Args::InT>)
+    number_items<Tile, V, Args::kReverse>(items, begin, valid, args.n, starts.length);
 
   // 2-6 for a plain tile: no line starts in it (Starts::at_tile says; uniform in the block).
   // Lines longer than a tile make nearly every tile plain, and a plain tile is the tuned

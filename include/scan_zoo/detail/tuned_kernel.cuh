@@ -146,8 +146,8 @@ struct ScanArgs {
   // The fixed-order look-back (grid/lookback.cuh): the same bits in every run, floating point included.
   static constexpr bool kDeterministic = Deterministic;
 
-  typename InputPointer<In>::type in;  // const In*, or two arrays read as one (zip.cuh)
-  Out* out;
+  typename InputPointer<In>::type in;    // const In*, or two arrays read as one (zip.cuh)
+  typename OutputPointer<Out>::type out;  // Out*, or a value and an index array (indexed_elements.cuh)
   std::int64_t n;
   bool exclusive;
   ScanFront<Acc> front;

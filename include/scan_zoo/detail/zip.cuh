@@ -40,14 +40,15 @@ struct InputPointer<Zip<A, B>> {
   using type = ZipPointer<A, B>;
 };
 
-// The element type a load moves in vectors: the wider of a zip's two (each array goes by vectors
-// of its own type, as many elements per vector for both).
+// The element type a vector access counts in: the element itself, the wider of a zip's two
+// arrays (each array goes by vectors of its own type, as many elements per vector for both), or
+// a split output's values (indexed_elements.cuh).
 template <class In>
-struct LoadUnit {
+struct VectorUnit {
   using type = In;
 };
 template <class A, class B>
-struct LoadUnit<Zip<A, B>> {
+struct VectorUnit<Zip<A, B>> {
   using type = typename std::conditional<(sizeof(A) >= sizeof(B)), A, B>::type;
 };
 

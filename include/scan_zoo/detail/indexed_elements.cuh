@@ -1,0 +1,71 @@
+// scan_zoo/detail/indexed_elements.cuh -- the elements of a scan that says where its result came
+// from (extremes.cuh: cummax and cummin with indices), in the kernels' own terms:
+//   - Numbered<T>: an input element that the kernels number, as they load it, with its index
+//     along its line. It has T's layout, so the caller's array of T is read as it is; no index is
+//     read from memory.
+//   - Split<T, I>: an output element of two parts, the value and the index, written to two arrays
+//     (SplitPointer), each with its own stores, as zip.cuh's pairs are read from two.
+// A kernel reads its input through InputPointer<In> (zip.cuh) and writes through
+// OutputPointer<Out> (below); the row and column kernels number a Numbered input's items right
+// after their loads, into the accumulator's `index` (extremes.cuh's ValueIndex).
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "zip.cuh"
+
+namespace scan_zoo::detail {
+
+template <class T>
+struct Numbered {
+  T value;
+};
+
+template <class In>
+inline constexpr bool kNumbered = false;
+template <class T>
+inline constexpr bool kNumbered<Numbered<T>> = true;
+
+template <class T, class I>
+struct Split {
+  T value;
+  I index;
+
+  Split() = default;
+  // From an accumulator with a value and an index (extremes.cuh's ValueIndex).
+  template <class Pair>
+  __host__ __device__ explicit Split(const Pair& pair)
+      : value(static_cast<T>(pair.value)), index(static_cast<I>(pair.index)) {}
+};
+
+// The two arrays; a null `indices` writes the values alone (and stays null as the pointer moves).
+template <class T, class I>
+struct SplitPointer {
+  T* values;
+  I* indices;
+
+  __host__ __device__ SplitPointer operator+(std::int64_t offset) const {
+    return {values + offset, indices ? indices + offset : nullptr};
+  }
+  __host__ __device__ SplitPointer operator-(std::int64_t offset) const { return *this + -offset; }
+};
+
+// What a scan of Out elements writes through: an Out*, or a split output's two arrays.
+template <class Out>
+struct OutputPointer {
+  using type = Out*;
+};
+template <class T, class I>
+struct OutputPointer<Split<T, I>> {
+  using type = SplitPointer<T, I>;
+};
+
+// A split output's stores go by vectors of as many values as its loads (the value array sets the
+// width; the wider index array takes two 16-byte accesses where the values take one).
+template <class T, class I>
+struct VectorUnit<Split<T, I>> {
+  using type = T;
+};
+
+}  // namespace scan_zoo::detail

@@ -1,0 +1,250 @@
+"""torch's scan operators with scan_zoo.torch on and off, beside a copy of the same bytes (issue 57's table).
+
+    python3 -m scripts torch-scan-ops [--out DIR] [--quick]
+
+For every operator and dtype class (cumsum of bool, int32, float32 and bfloat16; cumprod of
+float32 and int64; cummax of float32 and int32 with its int64 indices; logcumsumexp of float32
+and bfloat16), along the rows of [B, L], the columns of [L, C] (dim 0), the middle axis of
+[B, L, C] and one long array: the op as a program calls it (torch.cumsum(x, dim), ...) with the
+switch off (torch's kernel) and on (scan_zoo's), and a device-to-device copy moving as many bytes
+(the input read, the outputs written: cummax's values and int64 indices), in one process, each
+in its own batch, the three interleaved over rounds. The timing protocol is the zoo's
+(scripts/framework_scans.py's time_batch: L2 flushed before every rep outside the events, warm-up,
+adaptive reps, the median with min and max). Then torch.compile (Inductor) of a cumsum with the
+switch off and on, and three programs, unmodified, whole steps timed with CUDA events, warm L2:
+HF transformers' TopPLogitsWarper over a 128256-token vocabulary, position ids from a bool and an
+int64 attention mask, (mask.cumsum(-1) - 1).clamp(min=0), and MoE routing offsets,
+counts.cumsum(0).
+
+Writes DIR/torch_scan_ops.txt (a table per part, headed with the GPU, torch and the commit from
+SCAN_ZOO_COMMIT), DIR/torch_scan_ops.json, and DIR/torch_scan_ops.png (scan_zoo's speed over
+torch's, and its share of the copy's). Needs a GPU, torch and the scan_zoo package; exits 4
+without them.
+"""
+import json
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+from types import SimpleNamespace
+
+MiB = 1 << 20
+
+
+def cases(torch, quick):
+    """(op label, dtype label, shape label, make input, call, output bytes per element)."""
+    f32, bf16, i32, i64 = torch.float32, torch.bfloat16, torch.int32, torch.int64
+    rows = [(64, 131072), (8, 131072)] if not quick else [(64, 131072)]
+    shapes = [(f"rows {b}x{l}", (b, l), 1) for b, l in rows] + [
+        ("columns 131072x64 dim 0", (131072, 64), 0), ("middle 8x4096x256 dim 1", (8, 4096, 256), 1),
+        ("1-D 2^26", (1 << 26,), 0)]
+    ops = [
+        ("cumsum", "bool->int64", torch.bool, lambda x, d: torch.cumsum(x, d), 8),
+        ("cumsum", "int32->int64", i32, lambda x, d: torch.cumsum(x, d), 8),
+        ("cumsum", "float32", f32, lambda x, d: torch.cumsum(x, d), 4),
+        ("cumsum", "bfloat16", bf16, lambda x, d: torch.cumsum(x, d), 2),
+        ("cumprod", "float32", f32, lambda x, d: torch.cumprod(x, d), 4),
+        ("cumprod", "int64", i64, lambda x, d: torch.cumprod(x, d), 8),
+        ("cummax", "float32 +indices", f32, lambda x, d: torch.cummax(x, d), 4 + 8),
+        ("cummax", "int32 +indices", i32, lambda x, d: torch.cummax(x, d), 4 + 8),
+        ("logcumsumexp", "float32", f32, lambda x, d: torch.logcumsumexp(x, d), 4),
+        ("logcumsumexp", "bfloat16", bf16, lambda x, d: torch.logcumsumexp(x, d), 2),
+    ]
+    if quick:
+        ops = ops[1:3] + ops[6:7]
+    for op, dtype_label, dtype, call, out_bytes in ops:
+        for shape_label, shape, dim in shapes:
+            yield op, dtype_label, shape_label, dtype, shape, dim, call, out_bytes
+
+
+def random_input(torch, dtype, shape):
+    if dtype == torch.bool:
+        return torch.rand(shape, device="cuda") < 0.5
+    if dtype in (torch.int32, torch.int64):
+        return torch.randint(-3, 4, shape, device="cuda", dtype=dtype)
+    # products of values near 1 stay finite; sums and log-sum-exps of normals are ordinary
+    return (1 + torch.randn(shape, device="cuda") / 1000).to(dtype)
+
+
+def median_stats(times):
+    return {"median_ms": statistics.median(times), "min_ms": min(times), "max_ms": max(times), "reps": len(times)}
+
+
+def kernel_table(torch, switch, fs, options, quick):
+    framework = fs.Torch()
+    flush_buffer, sink = framework.flush_buffer(2 * framework.l2_bytes())
+    flush = lambda: framework.read(flush_buffer, sink)  # noqa: E731
+    rows = []
+    for op, dtype_label, shape_label, dtype, shape, dim, call, out_bytes in cases(torch, quick):
+        x = random_input(torch, dtype, shape)
+        moved = x.numel() * (x.element_size() + out_bytes)
+        src = torch.empty(moved // 2, dtype=torch.uint8, device="cuda")
+        dst = torch.empty_like(src)
+        results = {"torch": [], "scan_zoo": [], "copy": []}
+        for round_ in range(options.rounds):
+            order = ["torch", "scan_zoo", "copy"] if round_ % 2 == 0 else ["copy", "scan_zoo", "torch"]
+            for who in order:
+                if who == "copy":
+                    run_once = lambda: dst.copy_(src)  # noqa: E731
+                    results[who] += fs.time_batch(framework, run_once, flush, options)
+                    continue
+                with switch.enabled(who == "scan_zoo"):
+                    run_once = lambda: call(x, dim)  # noqa: E731
+                    results[who] += fs.time_batch(framework, run_once, flush, options)
+        stats = {who: median_stats(times) for who, times in results.items()}
+        rows.append({"op": op, "dtype": dtype_label, "shape": shape_label, "mib": moved / MiB, **{
+            f"{who}_{key}": value for who, s in stats.items() for key, value in s.items()}})
+        row = rows[-1]
+        print(f"{op:>12} {dtype_label:>16} {shape_label:>24}: torch {row['torch_median_ms'] * 1e3:9.1f} us, "
+              f"scan_zoo {row['scan_zoo_median_ms'] * 1e3:9.1f} us ({row['torch_median_ms'] / row['scan_zoo_median_ms']:6.2f}x), "
+              f"copy {row['copy_median_ms'] * 1e3:9.1f} us ({100 * row['copy_median_ms'] / row['scan_zoo_median_ms']:5.1f}% of copy)",
+              flush=True)
+        del x, src, dst
+    return rows
+
+
+def event_time_us(torch, step, reps=50, warmup=10):
+    """A whole step, CUDA events around it, warm L2: (median, min, max) in microseconds."""
+    for _ in range(warmup):
+        step()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(reps):
+        start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        step()
+        stop.record()
+        stop.synchronize()
+        times.append(start.elapsed_time(stop) * 1e3)
+    return statistics.median(times), min(times), max(times)
+
+
+def programs(torch, switch, quick):
+    rows = []
+
+    def measure(program, label, step):
+        both = {}
+        for round_ in range(2):
+            for on in ((False, True) if round_ == 0 else (True, False)):
+                with switch.enabled(on):
+                    both.setdefault(on, []).append(event_time_us(torch, step))
+        off, on = (min(both[k], key=lambda t: t[0]) for k in (False, True))
+        rows.append({"program": program, "case": label, "torch_us": off, "scan_zoo_us": on})
+        print(f"{program:>28} {label:>22}: torch {off[0]:9.1f} us, with scan_zoo {on[0]:9.1f} us "
+              f"({off[0] / on[0]:5.2f}x)", flush=True)
+
+    try:
+        from transformers.generation.logits_process import TopPLogitsWarper
+    except Exception as error:  # noqa: BLE001 - any import failure means: no such row
+        print(f"transformers' TopPLogitsWarper does not import ({error}): no top-p rows", file=sys.stderr)
+    else:
+        warper = TopPLogitsWarper(top_p=0.9)
+        for batch in ((1, 8, 64, 256) if not quick else (8,)):
+            logits = torch.randn(batch, 128256, device="cuda")
+            ids = torch.zeros(batch, 1, dtype=torch.int64, device="cuda")
+            measure("top-p (TopPLogitsWarper)", f"batch {batch}", lambda: warper(ids, logits))
+    for batch, length in ((8, 8192), (64, 4096)):
+        mask = torch.rand(batch, length, device="cuda") < 0.9
+        for dtype in (torch.bool, torch.int64):
+            m = mask.to(dtype)
+            measure("position ids", f"{str(dtype)[6:]} [{batch}, {length}]", lambda: (m.cumsum(-1) - 1).clamp(min=0))
+    for experts in (8, 64, 256):
+        counts = torch.randint(0, 1000, (experts,), device="cuda")
+        measure("MoE offsets counts.cumsum(0)", f"{experts} experts", lambda: counts.cumsum(0))
+    return rows
+
+
+def compiled(torch, switch):
+    """torch.compile (Inductor) of y = x.cumsum(1) * 2 with the switch off (Inductor's Triton scan)
+    and on (its fallback to aten, scan_zoo's), whole calls timed with events, warm L2."""
+    rows = []
+    for shape in ((64, 131072), (8, 128256)):
+        x = torch.randn(shape, device="cuda")
+        times = {}
+        for on in (False, True):
+            with switch.enabled(on):
+                torch.compiler.reset()
+                f = torch.compile(lambda t: t.cumsum(1) * 2, fullgraph=True)
+                times[on] = event_time_us(torch, lambda: f(x))
+        torch.compiler.reset()
+        rows.append({"shape": list(shape), "inductor_us": times[False], "inductor_on_scan_zoo_us": times[True]})
+        print(f"torch.compile cumsum(1)*2 {shape}: Inductor {times[False][0]:.1f} us, with scan_zoo "
+              f"{times[True][0]:.1f} us ({times[False][0] / times[True][0]:.2f}x)", flush=True)
+    return rows
+
+
+def write(out, header, kernels, compiled_rows, program_rows):
+    out.mkdir(parents=True, exist_ok=True)
+    lines = [f"# {line}" for line in header] + [
+        "# kernels: median us (min-max) of torch's kernel, scan_zoo's and a copy of the same bytes; cold L2",
+        f"# {'op':<12} {'dtype':<16} {'shape':<24} {'MiB':>7} {'torch_us':>22} {'scan_zoo_us':>22} "
+        f"{'copy_us':>22} {'speedup':>8} {'%copy':>6}"]
+    for r in kernels:
+        span = lambda who: f"{r[who + '_median_ms'] * 1e3:.1f} ({r[who + '_min_ms'] * 1e3:.1f}-{r[who + '_max_ms'] * 1e3:.1f})"  # noqa: E731
+        lines.append(f"{r['op']:<14} {r['dtype']:<16} {r['shape']:<24} {r['mib']:7.1f} {span('torch'):>22} "
+                     f"{span('scan_zoo'):>22} {span('copy'):>22} {r['torch_median_ms'] / r['scan_zoo_median_ms']:8.2f} "
+                     f"{100 * r['copy_median_ms'] / r['scan_zoo_median_ms']:6.1f}")
+    lines.append("# torch.compile (Inductor), whole call, warm L2: median us (min-max)")
+    for r in compiled_rows:
+        lines.append(f"compile cumsum(1)*2 {r['shape']}: inductor {r['inductor_us'][0]:.1f} "
+                     f"({r['inductor_us'][1]:.1f}-{r['inductor_us'][2]:.1f}), on scan_zoo "
+                     f"{r['inductor_on_scan_zoo_us'][0]:.1f} ({r['inductor_on_scan_zoo_us'][1]:.1f}-"
+                     f"{r['inductor_on_scan_zoo_us'][2]:.1f})")
+    lines.append("# programs, unmodified, whole step, warm L2: median us (min-max), switch off then on")
+    for r in program_rows:
+        lines.append(f"{r['program']:<30} {r['case']:<22} torch {r['torch_us'][0]:.1f} ({r['torch_us'][1]:.1f}-"
+                     f"{r['torch_us'][2]:.1f}) scan_zoo {r['scan_zoo_us'][0]:.1f} ({r['scan_zoo_us'][1]:.1f}-"
+                     f"{r['scan_zoo_us'][2]:.1f}) speedup {r['torch_us'][0] / r['scan_zoo_us'][0]:.2f}")
+    (out / "torch_scan_ops.txt").write_text("\n".join(lines) + "\n")
+    (out / "torch_scan_ops.json").write_text(json.dumps({"header": header, "kernels": kernels,
+                                                         "compiled": compiled_rows, "programs": program_rows},
+                                                        indent=1))
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return
+    labels = [f"{r['op']} {r['dtype']}\n{r['shape']}" for r in kernels]
+    fig, (speed, share) = plt.subplots(2, 1, figsize=(max(10, 0.32 * len(kernels)), 9), sharex=True)
+    positions = range(len(kernels))
+    speed.bar(positions, [r["torch_median_ms"] / r["scan_zoo_median_ms"] for r in kernels], color="tab:blue")
+    speed.axhline(1, color="black", linewidth=0.8)
+    speed.set_yscale("log")
+    speed.set_ylabel("torch's time / scan_zoo's")
+    share.bar(positions, [100 * r["copy_median_ms"] / r["scan_zoo_median_ms"] for r in kernels], color="tab:green")
+    share.axhline(90, color="gray", linestyle="--", linewidth=0.8)
+    share.set_ylabel("scan_zoo, % of a copy's speed")
+    share.set_xticks(list(positions), labels, rotation=90, fontsize=6)
+    fig.suptitle(header[0], fontsize=9)
+    fig.tight_layout()
+    fig.savefig(out / "torch_scan_ops.png", dpi=110)
+
+
+def main(argv):
+    quick = "--quick" in argv
+    out = Path(argv[argv.index("--out") + 1]) if "--out" in argv else Path("results") / "torch_scan_ops"
+    try:
+        import torch
+        import scan_zoo.torch as switch
+    except ImportError as error:
+        print(f"torch-scan-ops: {error}", file=sys.stderr)
+        return 4
+    if not torch.cuda.is_available():
+        print("torch-scan-ops: no CUDA device visible to torch", file=sys.stderr)
+        return 4
+    from scripts import framework_scans as fs
+    options = SimpleNamespace(warmup=3, hot=False, reps=0, rounds=2 if quick else 3)
+    header = [f"{torch.cuda.get_device_name()}, torch {torch.__version__}, scan_zoo commit "
+              f"{os.environ.get('SCAN_ZOO_COMMIT', 'unknown')}, {time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())}"]
+    kernels = kernel_table(torch, switch, fs, options, quick)
+    compiled_rows = compiled(torch, switch)
+    program_rows = programs(torch, switch, quick)
+    write(out, header, kernels, compiled_rows, program_rows)
+    print(f"torch-scan-ops: wrote {out}/torch_scan_ops.txt, .json and .png")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,317 @@
+"""scan_zoo.torch, the switch that puts torch's own scan operators on scan_zoo
+(python/scan_zoo/torch.py), held to PyTorch's own tests: the OpInfo sample and reference inputs
+of cumsum, cumprod, cummax, cummin and logcumsumexp (torch.testing._internal.
+common_methods_invocations.op_db), every dtype OpInfo lists for CUDA, with the switch on, against
+torch's CPU kernel on the same inputs; gradcheck and gradgradcheck where OpInfo says the op
+supports them; torch.compile(fullgraph=True) with Inductor, CUDA graph capture, the deterministic
+mode, what falls through, torch's own errors with the switch on, the package's own with it off,
+and the three ways to turn it on.
+
+Needs a GPU and PyTorch (skipped elsewhere: CI has neither); the OpInfo database also needs
+expecttest (the GPU machine gets it as a wheel: docs/tests.md). Every served call is counted
+(scan_zoo.torch.counts()), so a test that only fell through to torch cannot pass as scan_zoo's.
+"""
+import importlib.util
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from conftest import ROOT
+
+scan_zoo = pytest.importorskip("scan_zoo", reason="the package is not installed in this interpreter "
+                                                   "(make test installs it: make python-package)")
+from scan_zoo import _dtypes  # noqa: E402
+
+
+def _torch_cuda():
+    if importlib.util.find_spec("torch") is None:
+        pytest.skip("PyTorch is not installed here")
+    import torch
+    if not torch.cuda.is_available():
+        pytest.skip("no CUDA device visible to PyTorch")
+    return torch
+
+
+@pytest.fixture(scope="module")
+def torch():
+    return _torch_cuda()
+
+
+@pytest.fixture(scope="module")
+def switch(torch):
+    import scan_zoo.torch as switch
+    return switch
+
+
+@pytest.fixture
+def on(switch):
+    with switch.enabled():
+        yield switch
+
+
+# The aten operators each function reaches (python/scan_zoo/torch.py, _KERNELS).
+ATEN = {"cumsum": ("cumsum", "cumsum.out", "cumsum_"), "cumprod": ("cumprod", "cumprod.out", "cumprod_"),
+        "logcumsumexp": ("_logcumsumexp", "_logcumsumexp.out"), "cummax": ("_cummax_helper",),
+        "cummin": ("_cummin_helper",)}
+OPERATORS = {"cumsum": "sum", "cumprod": "prod", "logcumsumexp": "logsumexp", "cummax": "max", "cummin": "min"}
+
+
+def served(switch, function):
+    """The calls of this function's aten operators scan_zoo served, and those that fell through."""
+    counts = switch.counts()
+    return tuple(sum(counts.get(name, (0, 0))[k] for name in ATEN[function]) for k in (0, 1))
+
+
+# ---- PyTorch's OpInfo samples ----
+
+def _op_infos(torch):
+    try:
+        from torch.testing._internal.common_methods_invocations import op_db
+    except ImportError as error:  # expecttest, which torch's test modules import
+        pytest.skip(f"torch's OpInfo database does not import here: {error}")
+    return {info.name: info for info in op_db if info.name in ATEN and info.variant_test_name == ""}
+
+
+def _to_cpu(torch, value):
+    return torch.utils._pytree.tree_map(lambda t: t.cpu() if isinstance(t, torch.Tensor) else t, value)
+
+
+def _widened(torch, value):
+    """Floats to float64, complex to complex128 (tensors and dtype= alike): the reference's inputs."""
+    def widen(t):
+        if isinstance(t, torch.Tensor):
+            return t.to(torch.complex128) if t.is_complex() else t.double() if t.is_floating_point() else t
+        if isinstance(t, torch.dtype):
+            return torch.complex128 if t.is_complex else torch.float64 if t.is_floating_point else t
+        return t
+    return torch.utils._pytree.tree_map(widen, value)
+
+
+def _check_sample(torch, info, sample):
+    """The op on the sample (CUDA, switch on) against torch's CPU kernel on the same input: the
+    dtype and, for integers, bool and cummax/cummin, every value (and index) exactly; floats
+    within torch.testing's tolerances for the result's dtype of the float64 result. Returns None,
+    or what differs."""
+    args, kwargs = sample.args, sample.kwargs
+    result = info.op(sample.input, *args, **kwargs)
+    expected = info.op(*_to_cpu(torch, (sample.input, *args)), **_to_cpu(torch, kwargs))
+    results = result if isinstance(result, tuple) else (result,)
+    expecteds = expected if isinstance(expected, tuple) else (expected,)
+    try:
+        for got, want in zip(results, expecteds):
+            assert got.dtype == want.dtype and got.shape == want.shape, f"{got.dtype}{tuple(got.shape)}, want " \
+                                                                          f"{want.dtype}{tuple(want.shape)}"
+        if info.name in ("cummax", "cummin") or not (results[0].is_floating_point() or results[0].is_complex()):
+            for got, want in zip(results, expecteds):
+                torch.testing.assert_close(got.cpu(), want, rtol=0, atol=0, equal_nan=True)
+        else:
+            wide = info.op(*_widened(torch, _to_cpu(torch, (sample.input, *args))),
+                           **_widened(torch, _to_cpu(torch, kwargs)))
+            torch.testing.assert_close(results[0].cpu().to(wide.dtype), wide, equal_nan=True,
+                                       **_tolerances(torch, results[0].dtype))
+    except AssertionError as error:
+        return str(error).splitlines()[0][:300]
+    return None
+
+
+def _tolerances(torch, dtype):
+    """torch.testing's defaults for the dtype (its rtol and atol tables)."""
+    from torch.testing._comparison import default_tolerances
+    rtol, atol = default_tolerances(dtype)
+    return {"rtol": rtol, "atol": atol}
+
+
+@pytest.mark.parametrize("function", sorted(ATEN))
+def test_opinfo_samples_with_the_switch_on(torch, on, function):
+    """Every OpInfo sample and reference input of the function for every dtype OpInfo lists for
+    CUDA: no mismatch. Per dtype, the samples scan_zoo served: all of those whose dtypes it has
+    code for (_dtypes.py), none of the others (they fall through to torch's kernel). The table
+    of passes per dtype goes to $SCAN_ZOO_OPINFO_REPORT when set (the closing note's evidence)."""
+    info = _op_infos(torch)[function]
+    op = OPERATORS[function]
+    rows, failures = [], []
+    for dtype in sorted(info.supported_dtypes("cuda"), key=str):
+        name = str(dtype).removeprefix("torch.")
+        samples = list(info.sample_inputs("cuda", dtype)) + list(info.reference_inputs("cuda", dtype))
+        before = served(on, function)
+        wrong = [(sample, why) for sample in samples if (why := _check_sample(torch, info, sample)) is not None]
+        after = served(on, function)
+        scan_zoo_served, fell = after[0] - before[0], after[1] - before[1]
+        rows.append(f"{function} {name}: {len(samples) - len(wrong)} passed, {len(wrong)} failed; "
+                    f"{scan_zoo_served} calls on scan_zoo, {fell} fell through")
+        failures += [f"{function} {name} {sample.input.shape} {sample.args} {sample.kwargs}: {why}"
+                     for sample, why in wrong[:3]]
+        covered = name in _dtypes._outputs_of(op)
+        if covered and not torch.are_deterministic_algorithms_enabled():
+            assert scan_zoo_served > 0, f"{function} {name}: scan_zoo has code for it but served no sample"
+        if not covered:
+            assert scan_zoo_served == 0, f"{function} {name}: scan_zoo has no code for it, yet served {scan_zoo_served}"
+    report = os.environ.get("SCAN_ZOO_OPINFO_REPORT")
+    if report:
+        with open(report, "a") as f:
+            f.write("\n".join(rows) + "\n")
+    print("\n".join(rows))
+    assert not failures, "\n".join(failures)
+
+
+@pytest.mark.parametrize("function", sorted(ATEN))
+def test_gradcheck_with_the_switch_on(torch, on, function):
+    """gradcheck (and gradgradcheck where OpInfo says the op supports it) of float64 samples: the
+    backward formulas' own scans run on scan_zoo too."""
+    info = _op_infos(torch)[function]
+    if not info.supports_autograd:
+        pytest.skip(f"OpInfo: {function} has no autograd")
+    before = served(on, function)
+    for sample in list(info.sample_inputs("cuda", torch.float64, requires_grad=True))[:6]:
+        def fn(t, sample=sample):
+            result = info.op(t, *sample.args, **sample.kwargs)
+            return result[0] if isinstance(result, tuple) else result
+        assert torch.autograd.gradcheck(fn, (sample.input,))
+        if info.supports_gradgrad:
+            assert torch.autograd.gradgradcheck(fn, (sample.input,))
+    assert served(on, function)[0] > before[0]
+
+
+# ---- the ways in, and what each reaches ----
+
+def test_tensor_methods_out_and_in_place_reach_scan_zoo(torch, on):
+    x = torch.randint(-9, 10, (64, 1000), device="cuda", dtype=torch.int32)
+    before = on.counts()
+    out = torch.empty(x.shape, dtype=torch.int64, device="cuda")
+    y = x.cumsum(1)
+    torch.cumsum(x, 1, out=out)
+    z = x.clone().cumsum_(0)
+    values, indices = x.float().cummax(1)
+    after = on.counts()
+    for name in ("cumsum", "cumsum.out", "cumsum_", "_cummax_helper"):
+        assert after[name][0] > before.get(name, (0, 0))[0], name
+    cpu = x.cpu()
+    assert torch.equal(y.cpu(), cpu.cumsum(1)) and torch.equal(out.cpu(), cpu.cumsum(1))
+    assert torch.equal(z.cpu(), cpu.cumsum(0, dtype=torch.int32))
+    expected = cpu.float().cummax(1)
+    assert torch.equal(values.cpu(), expected.values) and torch.equal(indices.cpu(), expected.indices)
+
+
+def test_torch_compile_fullgraph_reaches_scan_zoo(torch, on):
+    """Inductor's own scans give way to its fallbacks while the switch is on: the compiled graph
+    calls the aten operators, which are scan_zoo's."""
+    torch.compiler.reset()
+
+    def f(x):
+        return torch.cumsum(x, 1) * 2, torch.cummax(x, 0).indices, torch.logcumsumexp(x, 1)
+
+    x = torch.randint(-50, 51, (256, 4096), device="cuda").float() / 8
+    compiled = torch.compile(f, fullgraph=True)
+    before = [served(on, name)[0] for name in ("cumsum", "cummax", "logcumsumexp")]
+    got = compiled(x)
+    after = [served(on, name)[0] for name in ("cumsum", "cummax", "logcumsumexp")]
+    assert all(a > b for a, b in zip(after, before)), (before, after)
+    want = f(x)
+    assert torch.equal(got[0], want[0]) and torch.equal(got[1], want[1])
+    torch.testing.assert_close(got[2], want[2])
+    torch.compiler.reset()
+
+
+def test_cuda_graph_capture_and_replay(torch, on):
+    static_x = torch.randint(-9, 10, (64, 131072), device="cuda", dtype=torch.int32)
+    torch.cumsum(static_x, 1)  # warm up outside the capture
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        static_y = torch.cumsum(static_x, 1)
+        static_v = torch.cummin(static_x, 1).values
+    for _ in range(3):
+        static_x.copy_(torch.randint(-9, 10, static_x.shape, device="cuda", dtype=torch.int32))
+        static_y.fill_(-1)
+        graph.replay()
+        torch.cuda.synchronize()
+        cpu = static_x.cpu()
+        assert torch.equal(static_y.cpu(), cpu.cumsum(1)) and torch.equal(static_v.cpu(), cpu.cummin(1).values)
+
+
+def test_deterministic_mode_is_bit_identical(torch, on):
+    """Under torch.use_deterministic_algorithms(True) a float sum falls through to torch's kernel
+    (scan_zoo's axis scans have no run-to-run mode yet) and an integer sum stays on scan_zoo; both
+    give the same bits twice."""
+    x = torch.randn(64, 100000, device="cuda")
+    i = torch.randint(-9, 10, (64, 100000), device="cuda")
+    was = torch.are_deterministic_algorithms_enabled()
+    torch.use_deterministic_algorithms(True)
+    try:
+        before = on.counts().get("cumsum", (0, 0))
+        a, b = torch.cumsum(x, 1), torch.cumsum(x, 1)
+        c, d = torch.cumsum(i, 1), torch.cumsum(i, 1)
+        after = on.counts()["cumsum"]
+    finally:
+        torch.use_deterministic_algorithms(was)
+    assert torch.equal(a, b) and torch.equal(c, d)
+    assert after[1] - before[1] == 2 and after[0] - before[0] == 2  # floats fell through, integers served
+
+
+def test_what_scan_zoo_lacks_falls_through_to_torch(torch, on, switch):
+    z = torch.randn(8, 1000, dtype=torch.complex64, device="cuda")
+    before = served(on, "cumsum")
+    got = torch.cumsum(z, 1)
+    assert served(on, "cumsum")[1] == before[1] + 1
+    with switch.enabled(False):
+        assert torch.equal(got, torch.cumsum(z, 1))
+
+
+def test_torch_errors_stay_torch_errors(torch, switch):
+    """With the switch on, a bad call raises what torch raises without it, word for word."""
+    x = torch.randn(4, 5, device="cuda")
+    calls = [lambda: torch.cumsum(x, 5), lambda: torch.cumsum(x, 0, out=torch.empty(4, 5, device="cuda",
+                                                                                      dtype=torch.int32),
+                                                              dtype=torch.float64),
+             lambda: torch.cummax(x, -3), lambda: torch.logcumsumexp(x.int(), 0)]
+    for call in calls:
+        messages = []
+        for on in (False, True):
+            with switch.enabled(on):
+                with pytest.raises((RuntimeError, IndexError, TypeError)) as raised:
+                    call()
+                messages.append((type(raised.value), str(raised.value).splitlines()[0]))
+        assert messages[0] == messages[1]
+
+
+def test_the_package_functions_refuse_bad_input_with_the_switch_off(torch, switch):
+    with switch.enabled(False):
+        with pytest.raises(ValueError, match="x is on cpu"):
+            scan_zoo.cumprod(torch.ones(3), 0)
+        with pytest.raises(TypeError, match="no code for complex64 input"):
+            scan_zoo.cumsum(torch.ones(3, dtype=torch.complex64, device="cuda"), 0)
+        with pytest.raises(IndexError, match="dim 2 is out of range"):
+            scan_zoo.logcumsumexp(torch.ones(3, 4, device="cuda"), 2)
+        with pytest.raises(ValueError, match="out has shape"):
+            scan_zoo.cummax(torch.ones(3, 4, device="cuda"), 1, out=(torch.empty(4, 3, device="cuda"),
+                                                                     torch.empty(3, 4, dtype=torch.int64,
+                                                                                 device="cuda")))
+
+
+def test_disable_gives_torch_its_kernels_back(torch, switch):
+    switch.enable()
+    switch.disable()
+    assert not switch.is_enabled()
+    before = switch.counts()
+    torch.cumsum(torch.arange(10, device="cuda"), 0)
+    assert switch.counts() == before
+
+
+def test_the_environment_variable_and_the_runner_turn_it_on(torch, tmp_path):
+    """SCAN_ZOO_TORCH=1 at `import scan_zoo`; `python -m scan_zoo.torch PROGRAM` for a program that
+    never imports scan_zoo."""
+    check = "import torch; torch.cumsum(torch.arange(10, device='cuda'), 0); " \
+            "import sys; print(sys.modules['scan_zoo.torch'].counts()['cumsum'][0])"
+    env = dict(os.environ, SCAN_ZOO_TORCH="1")
+    result = subprocess.run([sys.executable, "-c", "import scan_zoo; " + check], capture_output=True, text=True,
+                            timeout=300, env=env)
+    assert result.returncode == 0 and result.stdout.strip() == "1", result.stderr
+    program = tmp_path / "program.py"
+    program.write_text(textwrap.dedent(check.replace("; ", "\n")) + "\nassert sys.argv[1:] == ['--flag']\n")
+    result = subprocess.run([sys.executable, "-m", "scan_zoo.torch", str(program), "--flag"], capture_output=True,
+                            text=True, timeout=300, cwd=ROOT)
+    assert result.returncode == 0 and result.stdout.strip() == "1", result.stderr
+    result = subprocess.run([sys.executable, "-m", "scan_zoo.torch"], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 2 and "usage: python -m scan_zoo.torch PROGRAM.py" in result.stderr
