@@ -75,7 +75,7 @@ int typed_scan(const ScanCall& call, const void* in, void* out, Workspace* works
 template <class Call, class Fn>
 bool with_sum_types(const Call& call, Fn& fn) {
   using D = Dtype;
-  constexpr Built kBoth = Built::Both, kForward = Built::Forward;
+  constexpr Built kBoth = Built::Both;
   const D in = call.in_type, out = call.out_type;
   if (in == D::Float32 && out == D::Float32) return fn.template operator()<float, float, kBoth>(), true;
   if (in == D::Float64 && out == D::Float64) return fn.template operator()<double, double, kBoth>(), true;
