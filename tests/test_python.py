@@ -306,9 +306,11 @@ def test_cumprod_as_torch(torch, seed, shape, dim, dtype_name):
 @pytest.mark.parametrize("shape, dim", SHAPES)
 @pytest.mark.parametrize("dtype_name", ["float32", "float64", "bfloat16", "float16"])
 def test_logcumsumexp_as_torch(torch, seed, shape, dim, dtype_name):
-    """Against torch's CPU kernel in float64 rounded once, within a few units of the last place:
-    normal values with -inf among them (masked positions), and +inf and NaN, which decide the
-    result from where they are (exactly)."""
+    """Against torch's CPU kernel in float64 rounded once, within the zoo's rule for a float scan
+    (check_close: 8 units of the last place per step's magnitude over the square root of the
+    line's length: the scan groups its log-add-exps differently from the loop): normal values
+    with -inf among them (masked positions), and +inf and NaN, which decide the result from
+    where they are (exactly)."""
     dtype = getattr(torch, dtype_name)
     generator = torch.Generator(device="cuda").manual_seed(seed)
     x = 3 * torch.randn(shape, generator=generator, device="cuda", dtype=torch.float64)
@@ -317,9 +319,11 @@ def test_logcumsumexp_as_torch(torch, seed, shape, dim, dtype_name):
     x = torch.where(r > 0.9998, float("inf"), torch.where((r > 0.9996) & (r <= 0.9998), float("nan"), x)).to(dtype)
     y = scan_zoo.logcumsumexp(x, dim)
     expected = x.cpu().double().logcumsumexp(dim).to(dtype).double()
-    eps = torch.finfo(dtype).eps
     assert y.dtype == dtype
-    torch.testing.assert_close(y.cpu().double(), expected, rtol=4 * eps, atol=4 * eps, equal_nan=True)
+    got = y.cpu().double()
+    special = ~torch.isfinite(expected)
+    assert torch.equal(got[special].nan_to_num(0.5), expected[special].nan_to_num(0.5))  # infinities and NaN exactly
+    check_close(torch, y.cpu()[~special], expected[~special], shape[dim] if shape else 1)
 
 
 def test_a_strided_input_and_out(torch, seed):
