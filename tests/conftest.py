@@ -139,3 +139,17 @@ def gpu():
 def seed():
     """A fresh seed per session (override with SCAN_ZOO_SEED); printed in every failure."""
     return int(os.environ.get("SCAN_ZOO_SEED", random.SystemRandom().randrange(1, 2**62)))
+
+
+@pytest.fixture(scope="module")
+def torch():
+    """PyTorch with a CUDA device it sees (the Python package's GPU tests); skips, saying which is
+    missing, elsewhere."""
+    import importlib.util
+    if importlib.util.find_spec("torch") is None:
+        pytest.skip("PyTorch is not installed here")
+    import torch as module
+    if not module.cuda.is_available():
+        pytest.skip("no CUDA device visible to PyTorch")
+    return module
+

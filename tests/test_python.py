@@ -158,20 +158,6 @@ def test_a_list_is_refused():
 
 # ---- on a GPU, through PyTorch ----
 
-def _torch_cuda():
-    if importlib.util.find_spec("torch") is None:
-        pytest.skip("PyTorch is not installed here")
-    import torch
-    if not torch.cuda.is_available():
-        pytest.skip("no CUDA device visible to PyTorch")
-    return torch
-
-
-@pytest.fixture(scope="module")
-def torch():
-    return _torch_cuda()
-
-
 def random_tensor(torch, shape, dtype, generator):
     """Random values whose sums every float type holds exactly, in any grouping: integers in
     [-1000, 1000]; floats k / 256 for k in [-256, 256] (exact in bfloat16 and float16 too), whose

@@ -11,7 +11,6 @@ Needs a GPU and PyTorch (skipped elsewhere: CI has neither); the OpInfo database
 expecttest (the GPU machine gets it as a wheel: docs/tests.md). Every served call is counted
 (scan_zoo.torch.counts()), so a test that only fell through to torch cannot pass as scan_zoo's.
 """
-import importlib.util
 import os
 import subprocess
 import sys
@@ -24,20 +23,6 @@ from conftest import ROOT
 scan_zoo = pytest.importorskip("scan_zoo", reason="the package is not installed in this interpreter "
                                                    "(make test installs it: make python-package)")
 from scan_zoo import _dtypes  # noqa: E402
-
-
-def _torch_cuda():
-    if importlib.util.find_spec("torch") is None:
-        pytest.skip("PyTorch is not installed here")
-    import torch
-    if not torch.cuda.is_available():
-        pytest.skip("no CUDA device visible to PyTorch")
-    return torch
-
-
-@pytest.fixture(scope="module")
-def torch():
-    return _torch_cuda()
 
 
 @pytest.fixture(scope="module")
