@@ -30,8 +30,8 @@ yet); integer scans, cummax and cummin are deterministic as they are.
 Rules: torch's. The output dtype (integers and bool to int64 unless dtype= says; dtype= converts
 the input first, then scans in that dtype), the tie and NaN rules of cummax and cummin (the later
 index; a NaN wins, a later NaN over an earlier), logcumsumexp's infinities and NaNs. 16-bit floats
-accumulate in float32 and round once: the accuracy of torch's CPU kernel, where torch's own CUDA
-kernel is 7-35x less accurate (bench/NOTES.md, "torch's scan ops").
+accumulate in float32 and round once: the accuracy of torch's CPU kernel, which torch's own CUDA
+kernel for those types does not reach (bench/NOTES.md, "torch's scan ops").
 
 torch.compile: Inductor lowers cumsum, cumprod, logcumsumexp, cummax and cummin to its own Triton
 scans; while the switch is on, those lowerings are Inductor's fallbacks, which call the aten
