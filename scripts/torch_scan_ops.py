@@ -100,7 +100,6 @@ def kernel_table(torch, switch, fs, options, quick):
               f"scan_zoo {row['scan_zoo_median_ms'] * 1e3:9.1f} us ({row['torch_median_ms'] / row['scan_zoo_median_ms']:6.2f}x), "
               f"copy {row['copy_median_ms'] * 1e3:9.1f} us ({100 * row['copy_median_ms'] / row['scan_zoo_median_ms']:5.1f}% of copy)",
               flush=True)
-        del x, src, dst
     return rows
 
 
@@ -223,8 +222,20 @@ def write(out, header, kernels, compiled_rows, program_rows):
 
 
 def main(argv):
-    quick = "--quick" in argv
-    out = Path(argv[argv.index("--out") + 1]) if "--out" in argv else Path("results") / "torch_scan_ops"
+    if any(a in ("-h", "--help") for a in argv):
+        print(__doc__)
+        return 0
+    quick, out, rest = False, Path("results") / "torch_scan_ops", list(argv)
+    while rest:
+        flag = rest.pop(0)
+        if flag == "--quick":
+            quick = True
+        elif flag == "--out" and rest:
+            out = Path(rest.pop(0))
+        else:
+            print(f"torch-scan-ops: unknown or incomplete argument {flag!r} (usage: python3 -m scripts "
+                  f"torch-scan-ops [--out DIR] [--quick])", file=sys.stderr)
+            return 2
     try:
         import torch
         import scan_zoo.torch as switch
@@ -246,5 +257,5 @@ def main(argv):
     return 0
 
 
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+if __name__ == "__main__":  # run by its path: the tools run through the package's one entry
+    raise SystemExit("run it from the repository root as: python3 -m scripts torch-scan-ops")
