@@ -36,7 +36,7 @@ def test_every_listed_combination_has_code_and_no_other():
     every other pair of the dtypes it numbers is SIZE_MAX (no code), for every operator."""
     from scan_zoo._extension_loader import extension
     for op, code in _dtypes.OPERATOR_CODES.items():
-        listed = _dtypes._outputs_of(op)
+        listed = _dtypes.outputs_of(op)
         for in_dtype, in_code in _dtypes.DTYPE_CODES.items():
             for out_dtype, out_code in _dtypes.DTYPE_CODES.items():
                 built = extension.scan_workspace_bytes(code, in_code, out_code, 4, 1000, 3) != 2**64 - 1
@@ -71,7 +71,7 @@ def test_a_dim_that_is_not_an_int_is_a_type_error():
     ("max", "bool", None, "bool"),
 ])
 def test_output_dtypes_follow_torch(op, in_dtype, asked, expected):
-    assert _dtypes.scan_output_dtype(op, in_dtype, asked) == expected
+    assert _dtypes.scan_plan(op, in_dtype, asked)[1] == expected
 
 
 @pytest.mark.parametrize("op, in_dtype, asked, plan", [

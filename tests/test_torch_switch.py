@@ -129,7 +129,7 @@ def test_opinfo_samples_with_the_switch_on(torch, on, function):
                     f"{scan_zoo_served} calls on scan_zoo, {fell} fell through")
         failures += [f"{function} {name} {sample.input.shape} {sample.args} {sample.kwargs}: {why}"
                      for sample, why in wrong[:3]]
-        covered = name in _dtypes._outputs_of(op)
+        covered = name in _dtypes.outputs_of(op)
         if covered and not torch.are_deterministic_algorithms_enabled():
             assert scan_zoo_served > 0, f"{function} {name}: scan_zoo has code for it but served no sample"
         if not covered:

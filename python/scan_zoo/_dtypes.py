@@ -67,7 +67,8 @@ def numpy_dtype_name(dtype):
     return name
 
 
-def _outputs_of(op):
+def outputs_of(op):
+    """{input dtype: the outputs it has code for} of operator `op`."""
     return {"sum": SUM_OUTPUTS, "prod": PROD_OUTPUTS}.get(op) or \
         {t: (t,) for t in (LOGSUMEXP_TYPES if op == "logsumexp" else EXTREME_TYPES)}
 
@@ -79,7 +80,7 @@ def scan_plan(op, in_dtype, dtype, reverse=False):
     does both in one pass, any other goes through a cast to dtype first. TypeError when there is
     no code for it."""
     function = FUNCTIONS[op]
-    outputs = _outputs_of(op)
+    outputs = outputs_of(op)
     taken = outputs.get(in_dtype)
     if taken is None:
         raise TypeError(f"scan_zoo.{function}: no code for {in_dtype} input; it takes {', '.join(outputs)} "
@@ -97,11 +98,6 @@ def scan_plan(op, in_dtype, dtype, reverse=False):
         raise TypeError(f"scan_zoo.{function}: reverse=True has no code for {plan[0]} -> {plan[1]}; reverse sums "
                         f"take {', '.join(sorted({i for i, _ in REVERSIBLE_SUMS}))} (or flip the input)")
     return plan
-
-
-def scan_output_dtype(op, in_dtype, dtype):
-    """The output dtype of a scan with operator `op` of an `in_dtype` array when `dtype` is asked."""
-    return scan_plan(op, in_dtype, dtype)[1]
 
 
 def check_segmented_dtypes(in_dtype, dtype):
