@@ -68,27 +68,80 @@ def test_a_dim_that_is_not_an_int_is_a_type_error():
     ("sum", "bfloat16", None, "bfloat16"), ("sum", "bfloat16", "float32", "float32"), ("max", "int64", None, "int64"),
     ("min", "float16", "float16", "float16"), ("sum", "bool", None, "int64"), ("sum", "int8", None, "int64"),
     ("prod", "int32", None, "int64"), ("prod", "bool", None, "int64"), ("logsumexp", "bfloat16", None, "bfloat16"),
-    ("max", "bool", None, "bool"),
+    ("max", "bool", None, "bool"), ("sum", "uint16", None, "int64"), ("sum", "uint64", None, "int64"),
+    ("prod", "uint32", None, "int64"), ("sum", "complex64", None, "complex64"), ("prod", "int8", "int8", "int8"),
 ])
 def test_output_dtypes_follow_torch(op, in_dtype, asked, expected):
-    assert _dtypes.scan_plan(op, in_dtype, asked)[1] == expected
+    assert _dtypes.scan_plan(op, in_dtype, asked)[2] == expected
 
 
 @pytest.mark.parametrize("op, in_dtype, asked, plan", [
-    ("sum", "int32", "int32", ("int32", "int32")),        # a pair with code: one pass
-    ("sum", "float32", "float64", ("float64", "float64")),  # torch's rule: converted first, then summed
-    ("sum", "int64", "float32", ("float32", "float32")), ("prod", "float16", "float32", ("float32", "float32")),
-    ("sum", "bool", "int32", ("int32", "int32")),
+    ("sum", "int32", "int32", ("int32", "int32", "int32")),        # a pair with code: one pass
+    ("sum", "float32", "float64", ("float64", "float64", "float64")),  # torch's rule: converted first, then summed
+    ("sum", "int64", "float32", ("float32", "float32", "float32")),
+    ("prod", "float16", "float32", ("float32", "float32", "float32")),
+    ("sum", "bool", "int32", ("int32", "int32", "int32")),
+    ("sum", "uint64", None, ("uint64", "int64", "int64")),          # a view: int64's kernel, the same bits
+    ("sum", "uint8", "uint64", ("uint8", "uint64", "uint64")),
+    ("sum", "complex64", None, ("complex64", "complex64", "complex64")),  # a view: the parts' float sums
+    ("sum", "float32", "complex128", ("complex128", "complex128", "complex128")),
+    ("sum", "uint32", None, ("int64", "int64", "int64")),           # no kernel of its own: cast first
+    ("prod", "int16", None, ("int64", "int64", "int64")),
+    ("sum", "int8", "int8", ("int8", "int64", "int8")),             # narrow: the int64 scan, truncated
+    ("sum", "uint16", "uint16", ("int64", "int64", "uint16")),
+    ("prod", "int32", "int32", ("int32", "int64", "int32")),
+    ("sum", "bool", "bool", ("bool", "int64", "bool")),
 ])
 def test_dtype_converts_first_as_torch_does(op, in_dtype, asked, plan):
     assert _dtypes.scan_plan(op, in_dtype, asked) == plan
 
 
+@pytest.mark.parametrize("in_dtype, asked, reverse, plan", [
+    ("int32", None, True, ("int32", "int64", "int64")), ("bool", None, True, ("int64", "int64", "int64")),
+    ("uint64", None, True, ("uint64", "int64", "int64")), ("complex64", None, True, ("complex64",) * 3),
+    ("int8", "int8", True, ("int64", "int64", "int8")),
+])
+def test_reverse_sums_cast_first_where_the_pair_is_forward_only(in_dtype, asked, reverse, plan):
+    assert _dtypes.scan_plan("sum", in_dtype, asked, reverse) == plan
+
+
+def test_every_view_scans_on_a_kernel_that_is_built():
+    """A view's pair (uint64 as int64, complex as its float parts) has a workspace size: its kernel
+    pair is built, and reversible wherever REVERSIBLE_SUMS lists the view."""
+    from scan_zoo._extension_loader import extension
+    for op in ("sum", "prod"):
+        for in_dtype, outs in _dtypes.outputs_of(op).items():
+            for out_dtype in outs:
+                (i, lanes), (o, _) = _dtypes.kernel_view(op, in_dtype), _dtypes.kernel_view(op, out_dtype)
+                codes = _dtypes.OPERATOR_CODES[op], _dtypes.DTYPE_CODES[i], _dtypes.DTYPE_CODES[o]
+                built = extension.scan_workspace_bytes(*codes, 4, 1000, 3 * lanes) != 2**64 - 1
+                assert built, (op, in_dtype, out_dtype)
+                if op == "sum" and (in_dtype, out_dtype) in _dtypes.REVERSIBLE_SUMS:
+                    assert (i, o) in _dtypes.REVERSIBLE_KERNEL_SUMS
+
+
+@pytest.mark.parametrize("narrow", ["int8", "uint8", "int16", "uint16", "int32", "uint32", "bool"])
+def test_a_narrow_sum_or_product_is_the_wide_one_truncated(narrow):
+    """The rule the narrowing plans stand on, checked by NumPy on the CPU: the int64 sum (product)
+    of a narrow array, converted to it, is its own wrapping sum (product) bit for bit; bool's is
+    the running or (and)."""
+    rng = np.random.default_rng(7)
+    x = rng.integers(-300, 300, 5000).astype(narrow)
+    for wrapping, logical in ((np.add, np.logical_or), (np.multiply, np.logical_and)):
+        own = logical.accumulate(x) if narrow == "bool" else wrapping.accumulate(x, dtype=narrow)
+        wide = wrapping.accumulate(x.astype(np.int64)).astype(narrow)
+        assert np.array_equal(own, wide), (narrow, wrapping)
+
+
 @pytest.mark.parametrize("op, in_dtype, asked, reverse, message", [
-    ("sum", "uint16", None, False, "no code for uint16 input"), ("sum", "complex64", None, False, "no code for complex64"),
-    ("sum", "float32", "int8", False, "dtype= takes"), ("max", "int32", "int64", False, "the input's dtype"),
-    ("logsumexp", "int32", None, False, "no code for int32 input"), ("prod", "int16", None, False, "no code for int16"),
-    ("sum", "bool", None, True, "reverse=True has no code for bool -> int64"),
+    ("prod", "complex64", None, False, "no code for complex64 input; it takes"),
+    ("logsumexp", "complex64", None, False, "no code for complex64 input"),
+    ("sum", "float32", "int8", False, "no code for float32 input with dtype=int8"),
+    ("sum", "complex64", "float32", False, "would drop the imaginary part"),
+    ("sum", "float32", "quint8", False, "dtype=quint8 is not a dtype it knows"),
+    ("sum", "qint8", None, False, "no code for qint8 input"),
+    ("max", "int32", "int64", False, "the input's dtype"), ("logsumexp", "int32", None, False, "no code for int32"),
+    ("max", "uint16", None, False, "no code for uint16"), ("max", "float32", None, True, "reverse=True has no code"),
     ("prod", "float32", None, True, "reverse=True has no code"),
 ])
 def test_dtypes_without_code_are_refused_with_what_is_taken(op, in_dtype, asked, reverse, message):
@@ -265,8 +318,8 @@ def test_cumsum_of_masks_and_narrow_integers_as_torch(torch, seed, shape, dim, d
     y = scan_zoo.cumsum(x, dim)
     assert y.dtype == torch.int64 and torch.equal(y.cpu(), x.cpu().cumsum(dim))
     assert torch.equal(scan_zoo.cumsum(x, dim, exclusive=True).cpu(), x.cpu().cumsum(dim) - x.cpu().to(torch.int64))
-    with pytest.raises(TypeError, match="reverse=True has no code"):
-        scan_zoo.cumsum(x, dim, reverse=True)
+    # reverse: the pair is forward only, so the input is widened to int64 first (_dtypes.scan_plan)
+    assert torch.equal(scan_zoo.cumsum(x, dim, reverse=True).cpu(), x.cpu().flip(dim).cumsum(dim).flip(dim))
 
 
 @pytest.mark.parametrize("shape, dim", SHAPES)
@@ -412,10 +465,10 @@ def test_errors_a_torch_user_reads(torch):
         scan_zoo.cumsum(torch.arange(5), 0)
     with pytest.raises(IndexError, match="dim 2 is out of range"):
         scan_zoo.cumsum(torch.zeros(3, 4, device="cuda"), 2)
-    with pytest.raises(TypeError, match="no code for bool input"):
-        scan_zoo.cumsum(torch.zeros(3, device="cuda", dtype=torch.bool), 0)
-    with pytest.raises(TypeError, match="no code for int64 input with dtype=float32; int64 input gives int64"):
-        scan_zoo.cumsum(torch.zeros(3, device="cuda", dtype=torch.int64), 0, out=torch.zeros(3, device="cuda"))
+    with pytest.raises(TypeError, match="no code for complex64 input; it takes"):
+        scan_zoo.cumprod(torch.zeros(3, device="cuda", dtype=torch.complex64), 0)
+    with pytest.raises(TypeError, match="no code for float32 input with dtype=int8; float32 input gives float32"):
+        scan_zoo.cumsum(torch.zeros(3, device="cuda"), 0, out=torch.zeros(3, device="cuda", dtype=torch.int8))
     with pytest.raises(TypeError, match="out is float32, the result int64"):
         scan_zoo.cumsum(torch.zeros(3, device="cuda", dtype=torch.int64), 0, dtype=torch.int64,
                         out=torch.zeros(3, device="cuda"))

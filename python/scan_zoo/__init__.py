@@ -106,11 +106,14 @@ def _scan(function, op, x, dim, dtype, exclusive, reverse, out):
     asked = None if dtype is None else framework.dtype_name(dtype)
     if asked is None and out is not None and op in ("sum", "prod"):
         asked = framework.dtype_name(out.dtype)
-    scanned_as, out_dtype = _dtypes.scan_plan(op, framework.dtype_name(x.dtype), asked, bool(reverse))
+    scanned_as, kernel_out, out_dtype = _dtypes.scan_plan(op, framework.dtype_name(x.dtype), asked, bool(reverse))
     if out is not None:
         _check_out(framework, x, out, out_dtype, function)
     if scanned_as != framework.dtype_name(x.dtype):
         x = framework.cast(x, scanned_as)  # dtype= as torch and numpy take it: converted first, then scanned
+    if kernel_out != out_dtype:  # a narrow integer: the int64 scan, truncated (_dtypes.py)
+        return framework.cast(framework.scan(x, op, dim, lines, kernel_out, bool(exclusive), bool(reverse)), out_dtype,
+                              out)
     return framework.scan(x, op, dim, lines, out_dtype, bool(exclusive), bool(reverse), out)
 
 
@@ -133,7 +136,7 @@ def _extreme(function, op, x, dim, out):
     framework = _framework(x, function)
     framework.check_cuda(x, function)
     lines, _ = _core.lines_of(x.shape, dim, function)
-    _dtypes.scan_plan(op, framework.dtype_name(x.dtype), None)
+    _dtypes.scan_plan(op, framework.dtype_name(x.dtype), None)  # a TypeError for a dtype without code
     if lines[1] > _dtypes.EXTREME_MAX_LENGTH:
         raise ValueError(f"scan_zoo.{function}: a line of {lines[1]} elements; it takes lines of at most "
                          f"{_dtypes.EXTREME_MAX_LENGTH} (2^31 - 1)")

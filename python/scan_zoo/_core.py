@@ -63,11 +63,15 @@ class Workspaces:
 def run_scan(extension, workspaces, op, in_dtype, out_dtype, lines, exclusive, reverse, in_ptr, out_ptr, device,
              stream, allocate, indices_ptr=0):
     """Enqueues one scan (cumsum, cumprod, logcumsumexp, cummax, cummin: for these two also the
-    int64 indices where indices_ptr is not 0) on `stream`; nothing for an empty array."""
+    int64 indices where indices_ptr is not 0) of a kernel's pair or a view's (_dtypes.py) on
+    `stream`; nothing for an empty array."""
     if math.prod(lines) == 0:
         return
+    (in_kernel, lanes), (out_kernel, _) = _dtypes.kernel_view(op, in_dtype), _dtypes.kernel_view(op, out_dtype)
+    if lanes != 1:  # a complex line is two float lines, its parts side by side
+        lines = (lines[0], lines[1], lines[2] * lanes)
     op_code = _dtypes.OPERATOR_CODES[op]
-    in_code, out_code = _dtypes.DTYPE_CODES[in_dtype], _dtypes.DTYPE_CODES[out_dtype]
+    in_code, out_code = _dtypes.DTYPE_CODES[in_kernel], _dtypes.DTYPE_CODES[out_kernel]
     bytes_needed = extension.scan_workspace_bytes(op_code, in_code, out_code, *lines)
     workspace, _buffer = workspaces.get(max(bytes_needed, 1), device, stream, allocate)
     extension.scan(op_code, in_code, out_code, *lines, exclusive, reverse, in_ptr, out_ptr, indices_ptr, workspace,

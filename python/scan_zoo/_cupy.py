@@ -37,8 +37,12 @@ def _on_device(device, shape, dtype):
         return cupy.empty(shape, dtype=dtype)
 
 
-def cast(x, name):
-    return x.astype(name)
+def cast(x, name, out=None):
+    """x converted to dtype `name` (into `out` where given: one kernel)."""
+    if out is None:
+        return x.astype(name)
+    cupy.copyto(out, x, casting="unsafe")
+    return out
 
 
 def extreme(x, op, dim, lines, out=None):

@@ -100,7 +100,8 @@ def _sum_backward(lines, out_dtype, exclusive, reverse, x_dtype, _residual, grad
 _sum.defvjp(_sum_forward, _sum_backward)
 
 
-def cast(x, name):
+def cast(x, name, out=None):
+    _no_out(out, "cast")
     return x.astype(name)
 
 

@@ -28,7 +28,7 @@ from . import _core, _dtypes
 from ._extension_loader import extension
 
 _WORKSPACES = _core.Workspaces(extension)
-_TORCH_DTYPES = {name: getattr(torch, name) for name in _dtypes.DTYPE_CODES}
+_TORCH_DTYPES = {name: getattr(torch, name) for name in _dtypes.DTYPES}
 _NAMES = {dtype: name for name, dtype in _TORCH_DTYPES.items()}
 
 
@@ -295,8 +295,9 @@ def _(x, offsets, exclusive, out):
 
 # The adapter's interface, as _cupy.py's (scan_zoo/__init__.py calls these after its checks,
 # with the lines of x's shape along dim and the output's dtype name).
-def cast(x, name):
-    return x.to(_TORCH_DTYPES[name])
+def cast(x, name, out=None):
+    """x converted to dtype `name` (into `out` where given: one kernel)."""
+    return x.to(_TORCH_DTYPES[name]) if out is None else out.copy_(x)
 
 
 _RETURN_TYPES = {"max": torch.return_types.cummax, "min": torch.return_types.cummin}

@@ -17,15 +17,17 @@ forms, and the backward formulas that call them (cumsum's backward is a cumsum, 
 scatter of its indices); autograd, autocast and the Python dispatcher are torch's own, above the
 kernel. disable() takes the registrations back and torch's kernels return.
 
-What it covers, and what falls through: a call is served when scan_zoo has code for its dtypes
-(scan_zoo/_dtypes.py: cumsum of bool, uint8, int8, int16, int32, int64 and the four float types;
-cumprod of bool, uint8, int32, int64 and the floats; logcumsumexp of the floats; cummax and cummin
-of bool, the signed integers, uint8 and the floats, lines of fewer than 2^31 elements) and its out=
-tensors are contiguous, of the result's shape and dtype. Anything else (complex, uint16-64, a
-strided or resized out=, a dim out of range) goes to torch's own CUDA kernel, as if the switch were
-off: torch's results, and torch's errors. So does a floating-point cumsum, cumprod or logcumsumexp
-under torch.use_deterministic_algorithms(True) (scan_zoo's axis scans have no run-to-run mode
-yet); integer scans, cummax and cummin are deterministic as they are.
+What it covers, and what falls through: a call is served when scan_zoo has a plan for its dtypes
+(scan_zoo/_dtypes.py: cumsum and cumprod of bool, every integer and the four float types, and
+cumsum of complex64 and complex128, with any integer, float or complex dtype= from an integer or
+bool input and any float or complex one from a float input; logcumsumexp of the floats; cummax
+and cummin of bool, the signed integers, uint8 and the floats, lines of fewer than 2^31 elements)
+and its out= tensors are contiguous, of the result's shape and dtype. Anything else (complex
+cumprod and logcumsumexp, a strided or resized out=, a dim out of range) goes to torch's own CUDA
+kernel, as if the switch were off: torch's results, and torch's errors. So does a floating-point
+or complex cumsum, cumprod or logcumsumexp under torch.use_deterministic_algorithms(True)
+(scan_zoo's axis scans have no run-to-run mode yet); integer scans, cummax and cummin are
+deterministic as they are.
 
 Rules: torch's. The output dtype (integers and bool to int64 unless dtype= says; dtype= converts
 the input first, then scans in that dtype), the tie and NaN rules of cummax and cummin (the later
@@ -77,18 +79,18 @@ def _count(name, served):
 # ---- what a call needs to be served here ----
 
 def _plan(x, dim, op, dtype):
-    """(the lines, the dtype x is scanned as, the output's dtype), or None where the call falls
-    through to torch's kernel (no code for it, a bad argument, a deterministic float scan)."""
+    """(the lines, the dtype x is cast to first, the kernel's output dtype, the result's dtype), or
+    None where the call falls through to torch's kernel (no code for it, a bad argument, a
+    deterministic floating-point scan)."""
     try:
         lines, _ = _core.lines_of(tuple(x.shape), dim, _dtypes.FUNCTIONS[op])
         asked = None if dtype is None else _adapter.dtype_name(dtype)
-        scanned_as, out_dtype = _dtypes.scan_plan(op, _adapter.dtype_name(x.dtype), asked)
+        plan = _dtypes.scan_plan(op, _adapter.dtype_name(x.dtype), asked)
     except (TypeError, IndexError, ValueError):
         return None
-    floating = out_dtype.startswith(("float", "bfloat"))
-    if floating and op != "max" and op != "min" and torch.are_deterministic_algorithms_enabled():
+    if plan[2] not in _dtypes.INTEGERS and op != "max" and op != "min" and torch.are_deterministic_algorithms_enabled():
         return None
-    return lines, scanned_as, out_dtype
+    return (lines,) + plan
 
 
 def _fits(out, x, dtype_name):
@@ -97,13 +99,19 @@ def _fits(out, x, dtype_name):
             _adapter.dtype_name(out.dtype) == dtype_name)
 
 
-def _scan_into(name, x, op, lines, scanned_as, out):
+def _scan_into(name, x, op, plan, out):
+    """The scan of x as `plan` (_plan's) into out, contiguous and of the result's dtype."""
+    lines, scanned_as, kernel_out, out_dtype = plan
     _count(name, True)
     x = x.contiguous()
     if _adapter.dtype_name(x.dtype) != scanned_as:
         x = _adapter.cast(x, scanned_as)
-    _adapter._enqueue_scan(x, op, lines, out, False, False)
-    return out
+    if kernel_out == out_dtype:
+        _adapter._enqueue_scan(x, op, lines, out, False, False)
+        return out
+    wide = torch.empty(x.shape, dtype=_adapter._TORCH_DTYPES[kernel_out], device=x.device)
+    _adapter._enqueue_scan(x, op, lines, wide, False, False)
+    return out.copy_(wide)  # a narrow integer: the int64 scan truncated (_dtypes.py)
 
 
 # ---- the kernels, one per aten operator (their schemas: torch/_C/_VariableFunctions, native_functions.yaml) ----
@@ -118,9 +126,8 @@ def _new_scan(name, op):
         plan = _plan(x, dim, op, dtype)
         if plan is None:
             return _original(name, keyset, x, dim, dtype=dtype)
-        lines, scanned_as, out_dtype = plan
-        out = torch.empty(x.shape, dtype=_adapter._TORCH_DTYPES[out_dtype], device=x.device)
-        return _scan_into(name, x, op, lines, scanned_as, out)
+        out = torch.empty(x.shape, dtype=_adapter._TORCH_DTYPES[plan[3]], device=x.device)
+        return _scan_into(name, x, op, plan, out)
     return kernel
 
 
@@ -128,17 +135,19 @@ def _scan_out(name, op):
     def kernel(keyset, x, dim, *, dtype=None, out):
         # torch's rule for out=: the result's dtype is dtype=, else out's own.
         plan = _plan(x, dim, op, dtype if dtype is not None else out.dtype)
-        if plan is None or not _fits(out, x, plan[2]) or _overlaps_badly(out, x):
+        if plan is None or not _fits(out, x, plan[3]) or _overlaps_badly(out, x):
             return _original(name, keyset, x, dim, dtype=dtype, out=out)
-        return _scan_into(name, x, op, plan[0], plan[1], out)
+        return _scan_into(name, x, op, plan, out)
     return kernel
 
 
 def _scan_in_place(name, op):
     def kernel(keyset, x, dim, *, dtype=None):
         plan = _plan(x, dim, op, dtype if dtype is not None else x.dtype)
-        if plan is None or not x.is_contiguous() or plan[1] != plan[2] or plan[2] != _adapter.dtype_name(x.dtype):
+        if plan is None or not x.is_contiguous() or plan[3] != _adapter.dtype_name(x.dtype):
             return _original(name, keyset, x, dim, dtype=dtype)
+        if plan[1] != plan[3] or plan[2] != plan[3]:  # through a cast or int64, then back into x
+            return _scan_into(name, x, op, plan, x)
         _count(name, True)
         _adapter._enqueue_scan(x, op, plan[0], x, False, False)  # in place: the library scans out == in
         return x
@@ -164,21 +173,21 @@ def _logcumsumexp(keyset, x, dim):
     if plan is None:
         return _original("_logcumsumexp", keyset, x, dim)
     out = torch.empty_like(x, memory_format=torch.contiguous_format)
-    return _scan_into("_logcumsumexp", x, "logsumexp", plan[0], plan[1], out)
+    return _scan_into("_logcumsumexp", x, "logsumexp", plan, out)
 
 
 def _logcumsumexp_out(keyset, x, dim, *, out):
     plan = _plan(x, dim, "logsumexp", None)
-    if plan is None or not _fits(out, x, plan[2]) or _overlaps_badly(out, x):
+    if plan is None or not _fits(out, x, plan[3]) or _overlaps_badly(out, x):
         return _original("_logcumsumexp.out", keyset, x, dim, out=out)
-    return _scan_into("_logcumsumexp.out", x, "logsumexp", plan[0], plan[1], out)
+    return _scan_into("_logcumsumexp.out", x, "logsumexp", plan, out)
 
 
 def _extreme_helper(name, op):
     def kernel(keyset, x, values, indices, dim):
         # cummax's composite has sized values and indices (and handled 0-d and empty inputs) first.
         plan = _plan(x, dim, op, None)
-        if (plan is None or plan[0][1] > _dtypes.EXTREME_MAX_LENGTH or not _fits(values, x, plan[2]) or
+        if (plan is None or plan[0][1] > _dtypes.EXTREME_MAX_LENGTH or not _fits(values, x, plan[3]) or
                 not _fits(indices, x, "int64") or _overlaps(values, x) or _overlaps(indices, x)):
             return _original(name, keyset, x, values, indices, dim)
         _count(name, True)
