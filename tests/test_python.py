@@ -91,6 +91,7 @@ def test_output_dtypes_follow_torch(op, in_dtype, asked, expected):
     ("sum", "uint16", "uint16", ("int64", "int64", "uint16")),
     ("prod", "int32", "int32", ("int32", "int64", "int32")),
     ("sum", "bool", "bool", ("bool", "int64", "bool")),
+    ("prod", "int32", "bool", ("bool", "int64", "bool")),         # to bool first: [1, -1] is [True, True]
 ])
 def test_dtype_converts_first_as_torch_does(op, in_dtype, asked, plan):
     assert _dtypes.scan_plan(op, in_dtype, asked) == plan

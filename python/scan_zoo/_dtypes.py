@@ -9,8 +9,9 @@ Three layers, from the kernels up:
 - plans (scan_plan): any input and dtype= that torch's rules take, as a cast before the kernel
   (torch's rule: the input converted to dtype=, then scanned in it), the kernel, and a cast after
   it where the output is an integer narrower than the kernel's (an int64 sum truncated to int8
-  is the int8 sum bit for bit, since wrapping arithmetic commutes with truncation; bool's is
-  the running or, its product the running and).
+  is the int8 sum bit for bit, since wrapping arithmetic commutes with truncation; for bool the
+  input is made bool first, and the int64 sum of its 0s and 1s, made bool, is the running or,
+  the product the running and).
 Anything else is refused here, before any GPU work, with what is taken.
 """
 
@@ -156,6 +157,8 @@ def scan_plan(op, in_dtype, dtype, reverse=False):
         plan = (in_dtype, target, target)  # one pass
     elif target in outputs.get(target, ()):
         plan = (target, target, target)  # cast first
+    elif target == "bool" and in_dtype in INTEGERS:
+        plan = ("bool", "int64", "bool")  # to bool first: truncation is no homomorphism onto bool's or/and
     elif target in NARROWED and in_dtype in INTEGERS:
         plan = (in_dtype if "int64" in outputs.get(in_dtype, ()) else "int64", "int64", target)
     elif in_dtype not in outputs and dtype is None:
