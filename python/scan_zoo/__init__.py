@@ -196,11 +196,12 @@ def linear_recurrence(a, b, dim=-1, *, reverse=False):
 
 
 def __getattr__(name):
-    """scan_zoo.torch, the switch that puts torch's own scan operators on scan_zoo (torch.py), is
-    imported when first named, so that `import scan_zoo` imports no framework."""
-    if name == "torch":
+    """scan_zoo.torch (the switch that puts torch's own scan operators on scan_zoo), scan_zoo.cupy
+    (NumPy's functions for CuPy arrays) and scan_zoo.jax (jax.numpy's and jax.lax's) are imported
+    when first named, so that `import scan_zoo` imports no framework."""
+    if name in ("torch", "cupy", "jax"):
         import importlib
-        return importlib.import_module(".torch", __name__)
+        return importlib.import_module("." + name, __name__)
     raise AttributeError(f"module 'scan_zoo' has no attribute {name!r}")
 
 
