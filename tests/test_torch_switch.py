@@ -202,36 +202,52 @@ def _random(torch, shape, name, generator, factors=False):
 @pytest.mark.parametrize("name", SUM_DTYPES)
 def test_every_dtype_torch_takes_with_the_switch_on(torch, switch, function, name):
     """Each input dtype with torch's default output and, for integers, a narrow dtype= (int8: the
-    wrapping int8 scan), out= and the in-place form, along rows, columns, a middle axis and one
-    line. Integers and bool bit for bit against torch's own CUDA kernel (the switch off); floats
-    and complex against torch's CPU kernel (the exact result rounded once, which torch's CUDA
-    16-bit cumsum does not reach) within torch.testing's tolerances. Served where _dtypes has a
-    plan for it, else fallen through to torch's kernel."""
+    wrapping int8 scan), a new output, out= and the in-place form, along rows, columns, a middle
+    axis and one line. Integers and bool bit for bit against torch's own CUDA kernel (the switch
+    off); floats and complex against torch's CPU kernel (the exact result rounded once, which
+    torch's CUDA 16-bit cumsum does not reach) within torch.testing's tolerances. Served where
+    _dtypes has a plan and torch a kernel for the result's dtype; where torch refuses it (an
+    in-place bool or uint16-64 scan), the same error with the switch on."""
     generator = torch.Generator(device="cuda").manual_seed(57)
     op = OPERATORS[function]
     for shape, dim in SHAPES_AND_DIMS:
         x = _random(torch, shape, name, generator, factors=function == "cumprod")
-        for kw in [{}] + ([{"dtype": torch.int8}] if name in _dtypes.INTEGERS else []):
-            exact = name in _dtypes.INTEGERS
-            with switch.enabled(False):
-                reference = x if exact else x.cpu()
-                want = getattr(torch, function)(reference, dim, **kw)
-                want_inplace = getattr(reference.clone(), function + "_")(dim)
-            with switch.enabled():
-                before = served(switch, function)
-                got = getattr(torch, function)(x, dim, **kw)
-                out = torch.full(want.shape, 7, dtype=want.dtype, device="cuda")
-                getattr(torch, function)(x, dim, out=out, **kw)
-                inplace = getattr(x.clone(), function + "_")(dim)
-                after = served(switch, function)
-            expect_served = _has_plan(op, name, None if not kw else "int8")
-            assert (after[0] - before[0] == 3) == expect_served, (shape, kw, before, after)
-            for result, reference in ((got, want), (out, want), (inplace, want_inplace)):
-                assert result.dtype == reference.dtype, (shape, kw)
+        exact = name in _dtypes.INTEGERS
+        calls = {"new": lambda t, **kw: getattr(torch, function)(t, dim, **kw),
+                 "out=": lambda t, **kw: getattr(torch, function)(
+                     t, dim, out=torch.full(t.shape, 7, dtype=kw.get("dtype", _default(torch, t)), device=t.device),
+                     **kw),
+                 "in place": lambda t, **kw: getattr(t.clone(), function + "_")(dim, **kw)}
+        for form, call in calls.items():
+            for kw in [{}] + ([{"dtype": torch.int8}] if exact and form != "in place" else []):
+                asked = _dtypes.default_output(name) if form != "in place" else name
+                asked = "int8" if kw else asked
+                with switch.enabled(False):
+                    try:
+                        want, refused = call(x if exact else x.cpu(), **kw), None
+                    except (RuntimeError, NotImplementedError) as error:  # torch has no kernel for it
+                        want, refused = None, error
+                with switch.enabled():
+                    before = served(switch, function)
+                    if refused is not None:
+                        with pytest.raises(type(refused)) as raised:
+                            call(x, **kw)
+                        assert str(raised.value).splitlines()[0] == str(refused).splitlines()[0]
+                        assert served(switch, function)[0] == before[0], (shape, form, kw)
+                        continue
+                    got = call(x, **kw)
+                    after = served(switch, function)
+                expect_served = _has_plan(op, name, asked) and asked not in ("bool", "uint16", "uint32", "uint64")
+                assert (after[0] - before[0] == 1) == expect_served, (shape, form, kw, before, after)
+                assert got.dtype == want.dtype, (shape, form, kw)
                 if exact:
-                    assert torch.equal(result, reference), (shape, kw)
+                    assert torch.equal(got, want), (shape, form, kw)
                 else:
-                    torch.testing.assert_close(result.cpu(), reference, equal_nan=True)
+                    torch.testing.assert_close(got.cpu(), want, equal_nan=True)
+
+
+def _default(torch, t):
+    return getattr(torch, _dtypes.default_output(str(t.dtype).removeprefix("torch.")))
 
 
 # ---- the ways in, and what each reaches ----
