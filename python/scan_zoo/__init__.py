@@ -34,8 +34,14 @@ Functions (x a torch.Tensor, cupy.ndarray or jax.Array on a CUDA device, any sha
       h[t] = a[t] * h[t - 1] + b[t] along dim, h[-1] = 0 (reverse: h[t] = a[t] * h[t + 1] + b[t]).
       a and b of one shape and dtype: float32, bfloat16 or float16 give a float32 h, float64 a
       float64 h.
-Types: bool, uint8, int8, int16, int32, int64, float32, float64, bfloat16, float16, each function
-  the combinations in _dtypes.py; others raise TypeError saying which are taken.
+Types: cumsum and cumprod take bool, every integer (uint16-64 included) and the float types,
+  cumsum also complex64 and complex128 (a plan over the kernels there are, _dtypes.py: uint64 as
+  int64's bits, complex as its float parts, others converted first; a narrow integer dtype= is
+  the int64 scan truncated, the wrapping result bit for bit); logcumsumexp the float types;
+  cummax and cummin bool, uint8, the signed integers and the floats. Others raise TypeError
+  saying which are taken.
+NumPy's and JAX's own signatures and rules: scan_zoo.cupy (numpy.cumsum's, for CuPy arrays) and
+  scan_zoo.jax (jax.numpy's and jax.lax's).
 torch's own operators: scan_zoo.torch.enable() makes torch.cumsum, cumprod, cummax, cummin and
   logcumsumexp (the Tensor methods, out=, the backward formulas, torch.compile) run on scan_zoo,
   unchanged programs included (SCAN_ZOO_TORCH=1, python -m scan_zoo.torch PROGRAM): torch.py.
