@@ -2,9 +2,9 @@
 
     python3 -m scripts torch-scan-ops [--out DIR] [--quick]
 
-For every operator and dtype class (cumsum of bool, int32, float32 and bfloat16; cumprod of
-float32 and int64; cummax of float32 and int32 with its int64 indices; logcumsumexp of float32
-and bfloat16), along the rows of [B, L], the columns of [L, C] (dim 0), the middle axis of
+For every operator and dtype class (cumsum of bool, int32, float32, bfloat16, complex64 and
+uint32; cumprod of float32 and int64; cummax of float32 and int32 with its int64 indices;
+logcumsumexp of float32 and bfloat16), along the rows of [B, L], the columns of [L, C] (dim 0), the middle axis of
 [B, L, C] and one long array: the op as a program calls it (torch.cumsum(x, dim), ...) with the
 switch off (torch's kernel) and on (scan_zoo's), and a device-to-device copy moving as many bytes
 (the input read, the outputs written: cummax's values and int64 indices), in one process, each
@@ -14,7 +14,9 @@ adaptive reps, the median with min and max). Then torch.compile (Inductor) of a 
 switch off and on, and three programs, unmodified, whole steps timed with CUDA events, warm L2:
 HF transformers' TopPLogitsWarper over a 128256-token vocabulary, position ids from a bool and an
 int64 attention mask, (mask.cumsum(-1) - 1).clamp(min=0), and MoE routing offsets,
-counts.cumsum(0).
+counts.cumsum(0). Last, the time a call of a small cumsum costs in a loop of 2,000 (host bound:
+the GPU's work is shorter than the call's host work), switch off and on: what the dispatcher's
+call into Python adds.
 
 Writes DIR/torch_scan_ops.txt (a table per part, headed with the GPU, torch and the commit from
 SCAN_ZOO_COMMIT), DIR/torch_scan_ops.json, and DIR/torch_scan_ops.png (scan_zoo's speed over
@@ -44,6 +46,8 @@ def cases(torch, quick):
         ("cumsum", "int32->int64", i32, lambda x, d: torch.cumsum(x, d), 8),
         ("cumsum", "float32", f32, lambda x, d: torch.cumsum(x, d), 4),
         ("cumsum", "bfloat16", bf16, lambda x, d: torch.cumsum(x, d), 2),
+        ("cumsum", "complex64", torch.complex64, lambda x, d: torch.cumsum(x, d), 8),
+        ("cumsum", "uint32->int64", torch.uint32, lambda x, d: torch.cumsum(x, d), 8),
         ("cumprod", "float32", f32, lambda x, d: torch.cumprod(x, d), 4),
         ("cumprod", "int64", i64, lambda x, d: torch.cumprod(x, d), 8),
         ("cummax", "float32 +indices", f32, lambda x, d: torch.cummax(x, d), 4 + 8),
@@ -52,7 +56,7 @@ def cases(torch, quick):
         ("logcumsumexp", "bfloat16", bf16, lambda x, d: torch.logcumsumexp(x, d), 2),
     ]
     if quick:
-        ops = ops[1:3] + ops[6:7]
+        ops = ops[1:3] + ops[8:9]
     for op, dtype_label, dtype, call, out_bytes in ops:
         for shape_label, shape, dim in shapes:
             yield op, dtype_label, shape_label, dtype, shape, dim, call, out_bytes
@@ -63,6 +67,10 @@ def random_input(torch, dtype, shape):
         return torch.rand(shape, device="cuda") < 0.5
     if dtype in (torch.int32, torch.int64):
         return torch.randint(-3, 4, shape, device="cuda", dtype=dtype)
+    if dtype == torch.uint32:
+        return torch.randint(0, 7, shape, device="cuda").to(dtype)
+    if dtype.is_complex:
+        return torch.randn(shape, device="cuda", dtype=dtype)
     # products of values near 1 stay finite; sums and log-sum-exps of normals are ordinary
     return (1 + torch.randn(shape, device="cuda") / 1000).to(dtype)
 
@@ -154,6 +162,29 @@ def programs(torch, switch, quick):
     return rows
 
 
+def host_time(torch, switch, calls=2000):
+    """Microseconds a call of torch.cumsum on small tensors in a loop of `calls`, switch off and on
+    (the loop's wall time over calls, after a warm-up, synchronized at both ends)."""
+    rows = []
+    for label, x, dim in (("int64 [64], dim 0", torch.randint(0, 1000, (64,), device="cuda"), 0),
+                          ("bool [8, 8192], dim -1", torch.rand(8, 8192, device="cuda") < 0.9, -1)):
+        per_call = {}
+        for on in (False, True):
+            with switch.enabled(on):
+                for _ in range(200):
+                    torch.cumsum(x, dim)
+                torch.cuda.synchronize()
+                begin = time.perf_counter()
+                for _ in range(calls):
+                    torch.cumsum(x, dim)
+                torch.cuda.synchronize()
+                per_call[on] = (time.perf_counter() - begin) / calls * 1e6
+        rows.append({"case": label, "torch_us": per_call[False], "scan_zoo_us": per_call[True]})
+        print(f"host time a call, torch.cumsum {label}: {per_call[False]:.1f} us, with scan_zoo "
+              f"{per_call[True]:.1f} us", flush=True)
+    return rows
+
+
 def compiled(torch, switch):
     """torch.compile (Inductor) of y = x.cumsum(1) * 2 with the switch off (Inductor's Triton scan)
     and on (its fallback to aten, scan_zoo's), whole calls timed with events, warm L2."""
@@ -173,7 +204,7 @@ def compiled(torch, switch):
     return rows
 
 
-def write(out, header, kernels, compiled_rows, program_rows):
+def write(out, header, kernels, compiled_rows, program_rows, host_rows):
     out.mkdir(parents=True, exist_ok=True)
     lines = [f"# {line}" for line in header] + [
         "# kernels: median us (min-max) of torch's kernel, scan_zoo's and a copy of the same bytes; cold L2",
@@ -195,10 +226,13 @@ def write(out, header, kernels, compiled_rows, program_rows):
         lines.append(f"{r['program']:<30} {r['case']:<22} torch {r['torch_us'][0]:.1f} ({r['torch_us'][1]:.1f}-"
                      f"{r['torch_us'][2]:.1f}) scan_zoo {r['scan_zoo_us'][0]:.1f} ({r['scan_zoo_us'][1]:.1f}-"
                      f"{r['scan_zoo_us'][2]:.1f}) speedup {r['torch_us'][0] / r['scan_zoo_us'][0]:.2f}")
+    lines.append("# host time a call: torch.cumsum in a loop of 2,000 small calls, us a call, switch off then on")
+    for r in host_rows:
+        lines.append(f"host {r['case']:<24} torch {r['torch_us']:.1f} scan_zoo {r['scan_zoo_us']:.1f}")
     (out / "torch_scan_ops.txt").write_text("\n".join(lines) + "\n")
     (out / "torch_scan_ops.json").write_text(json.dumps({"header": header, "kernels": kernels,
-                                                         "compiled": compiled_rows, "programs": program_rows},
-                                                        indent=1))
+                                                         "compiled": compiled_rows, "programs": program_rows,
+                                                         "host": host_rows}, indent=1))
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -252,7 +286,7 @@ def main(argv):
     kernels = kernel_table(torch, switch, fs, options, quick)
     compiled_rows = compiled(torch, switch)
     program_rows = programs(torch, switch, quick)
-    write(out, header, kernels, compiled_rows, program_rows)
+    write(out, header, kernels, compiled_rows, program_rows, host_time(torch, switch))
     print(f"torch-scan-ops: wrote {out}/torch_scan_ops.txt, .json and .png")
     return 0
 
