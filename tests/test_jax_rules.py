@@ -434,10 +434,12 @@ def test_linear_recurrence_and_segments_under_vmap(jax, gpu, seed, x64):
         b = jnp.asarray((rng.integers(-64, 65, size=(3, 40, 4)) / 32).astype(np.float32))
         step = functools.partial(scan_zoo.linear_recurrence, dim=1)
         each = np.stack([np.asarray(step(a[:, :, j], b[:, :, j])) for j in range(4)], 2)
-        # the same recurrences, lines of another shape: float32 rounding apart
-        assert np.allclose(np.asarray(jax.jit(jax.vmap(step, in_axes=(2, 2), out_axes=2))(a, b)), each, rtol=1e-5)
+        # the same recurrences, lines of another shape: float32 rounding apart, absolute where h
+        # passes near 0 (h is O(1); rtol alone failed there on the H200 with b shared)
+        assert np.allclose(np.asarray(jax.jit(jax.vmap(step, in_axes=(2, 2), out_axes=2))(a, b)), each, rtol=1e-5, atol=1e-5)
         each = np.stack([np.asarray(step(a[:, :, j], b[:, :, 0])) for j in range(4)], 2)
-        assert np.allclose(np.asarray(jax.vmap(step, in_axes=(2, None), out_axes=2)(a, b[:, :, 0])), each, rtol=1e-5)
+        shared = jax.vmap(step, in_axes=(2, None), out_axes=2)(a, b[:, :, 0])
+        assert np.allclose(np.asarray(shared), each, rtol=1e-5, atol=1e-5)
 
         values = rng.integers(-1000, 1001, size=(6, 500)).astype(np.int32)
         cuts = np.stack([np.concatenate([[0], np.sort(rng.integers(0, 501, size=9)), [500]]) for _ in range(6)])

@@ -78,9 +78,9 @@ def _count(name, served):
 
 # ---- what a call needs to be served here ----
 
-# Results torch's CUDA scans have no kernel for (they dispatch on the result's dtype: "cumsum_cuda"
-# not implemented for 'UInt32', measured with torch 2.11 on the H200): an in-place scan of a bool
-# or uint16-64 tensor, or such a dtype=. scan_zoo's own functions compute them; the switch leaves
+# Results torch's CUDA cumsum and cumprod have no kernel for (they dispatch on the result's dtype:
+# "cumsum_cuda" not implemented for 'UInt32', measured with torch 2.11 on the H200): an in-place
+# scan of a bool or uint16-64 tensor, or such a dtype= (cummax and cummin of bool have one). scan_zoo's own functions compute them; the switch leaves
 # them to torch, which refuses them.
 _NO_TORCH_KERNEL = frozenset(("bool", "uint16", "uint32", "uint64"))
 
@@ -95,7 +95,7 @@ def _plan(x, dim, op, dtype):
         plan = _dtypes.scan_plan(op, _adapter.dtype_name(x.dtype), asked)
     except (TypeError, IndexError, ValueError):
         return None
-    if plan[2] in _NO_TORCH_KERNEL:
+    if plan[2] in _NO_TORCH_KERNEL and op in ("sum", "prod"):
         return None  # torch's NotImplementedError, word for word
     if plan[2] not in _dtypes.INTEGERS and op != "max" and op != "min" and torch.are_deterministic_algorithms_enabled():
         return None
