@@ -80,8 +80,8 @@ def _count(name, served):
 
 # Results torch's CUDA cumsum and cumprod have no kernel for (they dispatch on the result's dtype:
 # "cumsum_cuda" not implemented for 'UInt32', measured with torch 2.11 on the H200): an in-place
-# scan of a bool or uint16-64 tensor, or such a dtype= (cummax and cummin of bool have one). scan_zoo's own functions compute them; the switch leaves
-# them to torch, which refuses them.
+# scan of a bool or uint16-64 tensor, or such a dtype= (cummax and cummin of bool have one).
+# scan_zoo's own functions compute them; the switch leaves them to torch, which refuses them.
 _NO_TORCH_KERNEL = frozenset(("bool", "uint16", "uint32", "uint64"))
 
 
