@@ -51,9 +51,13 @@ Streams and memory: every call is enqueued on the current stream of the input's 
   to a contiguous one (one extra read and write); `out` must be contiguous (JAX: no out=).
 PyTorch: the functions are custom operators (torch.ops.scan_zoo.*), so torch.compile traces them
   and CUDA graphs capture them; all have gradients.
-JAX: each function is an XLA custom call (jax.ffi), eager or inside jax.jit; cumsum and
-  linear_recurrence have gradients (jax.custom_vjp); no vmap (_jax.py). It needs a build whose Python had jax (pip install --no-build-isolation . beside
-  jax, scikit-build-core and nanobind): elsewhere a JAX array raises ImportError saying so.
+JAX: each function is a JAX primitive lowered to an XLA custom call (jax.ffi), eager, inside
+  jax.jit and under jax.vmap (any batch axis, nested: one launch, no copy); every function but
+  segmented_cumsum has gradients (cumsum's and linear_recurrence's are scans in the other
+  direction; cumprod's, logcumsumexp's, cummax's and cummin's are jax.lax's own) (_jax.py). The
+  dtype rules are torch's, as above; scan_zoo.jax has jax.numpy's and jax.lax's (jax.py). It
+  needs a build whose Python had jax (pip install --no-build-isolation . beside jax,
+  scikit-build-core and nanobind): elsewhere a JAX array raises ImportError saying so.
 Errors: TypeError (an array of another kind, a dtype without code), ValueError (a CPU array,
   mismatched shapes or devices), IndexError (dim out of range), RuntimeError (a CUDA error, e.g.
   "no kernel image is available" on a GPU the package was not built for: reinstall with
