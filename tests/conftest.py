@@ -153,3 +153,17 @@ def torch():
         pytest.skip("no CUDA device visible to PyTorch")
     return module
 
+
+@pytest.fixture(scope="module")
+def cupy():
+    """CuPy with a CUDA device it sees; skips, saying which is missing, elsewhere."""
+    import importlib.util
+    if importlib.util.find_spec("cupy") is None:
+        pytest.skip("CuPy is not installed here")
+    import cupy as module
+    try:
+        module.cuda.runtime.getDeviceCount()
+    except module.cuda.runtime.CUDARuntimeError as error:
+        pytest.skip(f"no CUDA device visible to CuPy: {error}")
+    return module
+

@@ -20,7 +20,6 @@ within tolerances of the float64 (complex128) result rounded to the result's dty
 """
 import ast
 import importlib
-import importlib.util
 import inspect
 import itertools
 import warnings
@@ -231,18 +230,6 @@ def test_the_signatures_are_numpys(np, function):
 
 
 # ---- on a GPU, through CuPy ----
-
-@pytest.fixture(scope="module")
-def cupy(np):
-    if importlib.util.find_spec("cupy") is None:
-        pytest.skip("CuPy is not installed here")
-    import cupy
-    try:
-        cupy.cuda.runtime.getDeviceCount()
-    except cupy.cuda.runtime.CUDARuntimeError as error:
-        pytest.skip(f"no CUDA device visible to CuPy: {error}")
-    return cupy
-
 
 @pytest.fixture(scope="module")
 def zoo(cupy):

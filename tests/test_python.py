@@ -561,18 +561,6 @@ def test_past_2_to_the_31_elements(torch):
 
 # ---- on a GPU, through CuPy ----
 
-@pytest.fixture(scope="module")
-def cupy():
-    if importlib.util.find_spec("cupy") is None:
-        pytest.skip("CuPy is not installed here")
-    import cupy
-    try:
-        cupy.cuda.runtime.getDeviceCount()
-    except cupy.cuda.runtime.CUDARuntimeError as error:
-        pytest.skip(f"no CUDA device visible to CuPy: {error}")
-    return cupy
-
-
 @pytest.mark.parametrize("shape, dim", [((100003,), 0), ((8, 4096), 1), ((4096, 64), 0), ((3, 500, 5), 1)])
 def test_cupy_cumsum_and_cummax_against_numpy(cupy, seed, shape, dim):
     rng = np.random.default_rng(seed)
