@@ -308,6 +308,55 @@ def test_cummax_cummin_values_and_indices_as_torch_cpu(torch, seed, shape, dim, 
     torch.testing.assert_close(values.cpu(), expected.values, rtol=0, atol=0, equal_nan=True)
 
 
+@pytest.mark.parametrize("shape, dim", [((100003,), 0), ((3, 517, 7), 1), ((64, 1000), 1)])
+@pytest.mark.parametrize("function, in_name, asked", [
+    ("cumsum", "uint16", None), ("cumsum", "uint32", None), ("cumsum", "uint64", None), ("cumsum", "int32", "int8"),
+    ("cumsum", "int16", "uint8"), ("cumsum", "complex64", None), ("cumsum", "complex128", None),
+    ("cumprod", "int16", None), ("cumprod", "int8", "int8"), ("cumprod", "int32", "int32"), ("cumprod", "uint64", None),
+])
+def test_the_plans_without_a_kernel_of_their_own(torch, seed, shape, dim, function, in_name, asked):
+    """scan_zoo's own functions through each kind of plan (_dtypes.scan_plan): a view (uint64 as
+    int64, complex as its float parts), a cast first (uint16, uint32, int16 products), a narrow
+    result through int64 (dtype=int8, uint8, an int32 product); exclusive and reverse for the sums,
+    out= poisoned. Integers bit for bit against the int64 scan on the CPU wrapped to the result
+    (the rule _dtypes stands on, which torch's CPU kernel cannot check for uint16-64); complex
+    against torch's CPU kernel of complex128, within float tolerance."""
+    generator = torch.Generator(device="cuda").manual_seed(seed)
+    wide = torch.randint(-2**62, 2**62, shape, generator=generator, device="cuda", dtype=torch.int64)
+    if in_name in ("complex64", "complex128"):
+        parts = [torch.randint(-64, 65, shape, generator=generator, device="cuda").double() / 8 for _ in range(2)]
+        x = torch.complex(*parts).to(getattr(torch, in_name))
+    else:
+        x = (wide | 1 if function == "cumprod" else wide).to(getattr(torch, in_name))
+    kwargs = {} if asked is None else {"dtype": getattr(torch, asked)}
+    cpu = x.cpu()
+    kinds = ((False, False), (True, False), (False, True)) if function == "cumsum" else ((False, False),)
+    for exclusive, reverse in kinds:
+        got = getattr(scan_zoo, function)(x, dim, **kwargs, **({"exclusive": exclusive, "reverse": reverse}
+                                                                if function == "cumsum" else {}))
+        out = torch.full_like(got, 7)
+        getattr(scan_zoo, function)(x, dim, out=out, **kwargs)
+        if x.is_complex():
+            line = cpu.to(torch.complex128).flip(dim) if reverse else cpu.to(torch.complex128)
+            want = line.cumsum(dim) - (line if exclusive else 0)
+            want = want.flip(dim) if reverse else want
+            assert got.dtype == x.dtype
+            torch.testing.assert_close(got.cpu().to(torch.complex128), want)
+            torch.testing.assert_close(out.cpu().to(torch.complex128), cpu.to(torch.complex128).cumsum(dim))
+            continue
+        # int64 arithmetic on the CPU wraps mod 2^64: uint values reinterpreted, then wrapped to the result
+        values = cpu.to(torch.int64) if in_name != "uint64" else cpu.view(torch.int64)
+        line = values.flip(dim) if reverse else values
+        scanned = line.cumsum(dim) if function == "cumsum" else line.cumprod(dim)
+        scanned = scanned - line if exclusive else scanned
+        scanned = scanned.flip(dim) if reverse else scanned
+        result = asked or "int64"
+        want = scanned.to(getattr(torch, result)) if result != "uint64" else scanned.view(torch.uint64)
+        forward = (values.cumsum(dim) if function == "cumsum" else values.cumprod(dim)).to(getattr(torch, result))
+        assert got.dtype == want.dtype and torch.equal(got.cpu(), want), (exclusive, reverse)
+        assert torch.equal(out.cpu(), forward)
+
+
 @pytest.mark.parametrize("shape, dim", SHAPES)
 @pytest.mark.parametrize("dtype_name", ["bool", "uint8", "int8", "int16"])
 def test_cumsum_of_masks_and_narrow_integers_as_torch(torch, seed, shape, dim, dtype_name):
