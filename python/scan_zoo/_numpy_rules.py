@@ -39,9 +39,9 @@ def converted_first(function, op, in_dtype, accumulated):
     from it (a kernel for the pair, or its own casts), else `accumulated` itself (NumPy's rule:
     each element converted, then accumulated; a float to int8, a complex to its real part).
     TypeError where scan_zoo has no code for the accumulation (complex products)."""
-    # A bool accumulation of another dtype is converted first although scan_plan has a way (the
-    # int64 scan cast to bool): that cast tests the scan's sum for 0, NumPy converts each element,
-    # and 1 + -1 is 0 (False) where True or True is True.
+    # A bool accumulation of another dtype is converted here first: NumPy converts each element,
+    # so 1 + -1 accumulates as True or True. (scan_plan's own bool plan converts first too since
+    # ba465db; converting here keeps the rule visible where NumPy's rules live, at no extra cast.)
     candidates = (accumulated,) if accumulated == "bool" != in_dtype else (in_dtype, accumulated)
     for candidate in candidates:
         try:
