@@ -60,6 +60,21 @@ class Workspaces:
         self._cache.clear()
 
 
+_KERNEL_CODES = {}
+
+
+def _kernel_codes(op, in_dtype, out_dtype):
+    """The extension's codes for a scan of these dtypes (through their kernel views, _dtypes.py)
+    and the lanes a line becomes: worked out once per dtype pair, a dict lookup after."""
+    key = (op, in_dtype, out_dtype)
+    codes = _KERNEL_CODES.get(key)
+    if codes is None:
+        (in_kernel, lanes), (out_kernel, _) = _dtypes.kernel_view(op, in_dtype), _dtypes.kernel_view(op, out_dtype)
+        codes = _KERNEL_CODES[key] = (_dtypes.OPERATOR_CODES[op], _dtypes.DTYPE_CODES[in_kernel],
+                                      _dtypes.DTYPE_CODES[out_kernel], lanes)
+    return codes
+
+
 def run_scan(extension, workspaces, op, in_dtype, out_dtype, lines, exclusive, reverse, in_ptr, out_ptr, device,
              stream, allocate, indices_ptr=0):
     """Enqueues one scan (cumsum, cumprod, logcumsumexp, cummax, cummin: for these two also the
@@ -67,11 +82,9 @@ def run_scan(extension, workspaces, op, in_dtype, out_dtype, lines, exclusive, r
     `stream`; nothing for an empty array."""
     if math.prod(lines) == 0:
         return
-    (in_kernel, lanes), (out_kernel, _) = _dtypes.kernel_view(op, in_dtype), _dtypes.kernel_view(op, out_dtype)
+    op_code, in_code, out_code, lanes = _kernel_codes(op, in_dtype, out_dtype)
     if lanes != 1:  # a complex line is two float lines, its parts side by side
         lines = (lines[0], lines[1], lines[2] * lanes)
-    op_code = _dtypes.OPERATOR_CODES[op]
-    in_code, out_code = _dtypes.DTYPE_CODES[in_kernel], _dtypes.DTYPE_CODES[out_kernel]
     bytes_needed = extension.scan_workspace_bytes(op_code, in_code, out_code, *lines)
     workspace, _buffer = workspaces.get(max(bytes_needed, 1), device, stream, allocate)
     extension.scan(op_code, in_code, out_code, *lines, exclusive, reverse, in_ptr, out_ptr, indices_ptr, workspace,

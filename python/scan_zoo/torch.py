@@ -85,21 +85,52 @@ def _count(name, served):
 _NO_TORCH_KERNEL = frozenset(("bool", "uint16", "uint32", "uint64"))
 
 
+# A call's plan hangs on its dtypes alone (its lines on its shape): kept per (op, x's dtype, dtype=),
+# so that a call pays a dict lookup for it (the host time of a small call is most of its time:
+# bench/NOTES.md, "torch's scan ops: the host's share"). None: no plan, the call falls through.
+_DTYPE_PLANS = {}
+
+
+def _dtype_plan(op, x_dtype, dtype):
+    key = (op, x_dtype, dtype)
+    try:
+        return _DTYPE_PLANS[key]
+    except KeyError:
+        pass
+    try:
+        asked = None if dtype is None else _adapter.dtype_name(dtype)
+        plan = _dtypes.scan_plan(op, _adapter.dtype_name(x_dtype), asked)
+    except (TypeError, ValueError):
+        plan = None
+    if plan is not None and plan[2] in _NO_TORCH_KERNEL and op in ("sum", "prod"):
+        plan = None  # torch's NotImplementedError, word for word
+    _DTYPE_PLANS[key] = plan
+    return plan
+
+
 def _plan(x, dim, op, dtype):
     """(the lines, the dtype x is cast to first, the kernel's output dtype, the result's dtype), or
     None where the call falls through to torch's kernel (no code for it, a bad argument, a
     deterministic floating-point scan)."""
     try:
         lines, _ = _core.lines_of(tuple(x.shape), dim, _dtypes.FUNCTIONS[op])
-        asked = None if dtype is None else _adapter.dtype_name(dtype)
-        plan = _dtypes.scan_plan(op, _adapter.dtype_name(x.dtype), asked)
-    except (TypeError, IndexError, ValueError):
+    except (TypeError, IndexError):
         return None
-    if plan[2] in _NO_TORCH_KERNEL and op in ("sum", "prod"):
-        return None  # torch's NotImplementedError, word for word
+    plan = _dtype_plan(op, x.dtype, dtype)
+    if plan is None:
+        return None
     if plan[2] not in _dtypes.INTEGERS and op != "max" and op != "min" and torch.are_deterministic_algorithms_enabled():
         return None
     return (lines,) + plan
+
+
+def _empty_result(x, dtype_name):
+    """A contiguous tensor of x's shape for the result: empty_like where x is contiguous (its
+    layout is the result's, and the call parses no shape), torch.empty of the shape elsewhere."""
+    dtype = _adapter._TORCH_DTYPES[dtype_name]
+    if x.is_contiguous():
+        return torch.empty_like(x, dtype=dtype)
+    return torch.empty(x.shape, dtype=dtype, device=x.device)
 
 
 def _fits(out, x, dtype_name):
@@ -118,7 +149,7 @@ def _scan_into(name, x, op, plan, out):
     if kernel_out == out_dtype:
         _adapter._enqueue_scan(x, op, lines, out, False, False)
         return out
-    wide = torch.empty(x.shape, dtype=_adapter._TORCH_DTYPES[kernel_out], device=x.device)
+    wide = _empty_result(x, kernel_out)
     _adapter._enqueue_scan(x, op, lines, wide, False, False)
     return out.copy_(wide)  # a narrow integer: the int64 scan truncated (_dtypes.py)
 
@@ -135,8 +166,7 @@ def _new_scan(name, op):
         plan = _plan(x, dim, op, dtype)
         if plan is None:
             return _original(name, keyset, x, dim, dtype=dtype)
-        out = torch.empty(x.shape, dtype=_adapter._TORCH_DTYPES[plan[3]], device=x.device)
-        return _scan_into(name, x, op, plan, out)
+        return _scan_into(name, x, op, plan, _empty_result(x, plan[3]))
     return kernel
 
 
