@@ -15,14 +15,16 @@ switch off and on, and three programs, unmodified, whole steps timed with CUDA e
 HF transformers' TopPLogitsWarper over a 128256-token vocabulary, position ids from a bool and an
 int64 attention mask, (mask.cumsum(-1) - 1).clamp(min=0), and MoE routing offsets,
 counts.cumsum(0). Last, the time a call of a small cumsum costs in a loop of 2,000 (host bound:
-the GPU's work is shorter than the call's host work), switch off and on: what the dispatcher's
-call into Python adds.
+the GPU's work is shorter than the call's host work). The programs and the loop run with the
+switch off, on, and, where the package has its C++ kernels (scan_zoo._torch_kernels), on with
+its Python kernels alone: what each way into scan_zoo costs the host.
 
 Writes DIR/torch_scan_ops.txt (a table per part, headed with the GPU, torch and the commit from
 SCAN_ZOO_COMMIT), DIR/torch_scan_ops.json, and DIR/torch_scan_ops.png (scan_zoo's speed over
 torch's, and its share of the copy's). Needs a GPU, torch and the scan_zoo package; exits 4
 without them.
 """
+import contextlib
 import json
 import os
 import statistics
@@ -127,19 +129,50 @@ def event_time_us(torch, step, reps=50, warmup=10):
     return statistics.median(times), min(times), max(times)
 
 
+# The ways a program's scans run: torch's kernels (the switch off), scan_zoo's (on), and, where
+# the package has its C++ kernels (scan_zoo._torch_kernels), on with the Python kernels alone,
+# so that their host cost shows beside the C++ kernels'.
+MODES = ("torch", "scan_zoo", "python kernels")
+
+
+def modes(switch):
+    return MODES if switch._fast_kernels() is not None else MODES[:2]
+
+
+@contextlib.contextmanager
+def running_on(switch, mode):
+    """The switch as `mode` (MODES) for a block, off after it."""
+    switch.enable() if mode != "torch" else switch.disable()
+    if mode == "python kernels":
+        switch._fast_kernels().disable()  # the Python kernels stay registered
+    try:
+        yield
+    finally:
+        switch.disable()
+
+
+def interleaved(switch, measure_once, rounds=2):
+    """{mode: measure_once()'s result} for every mode, the modes in a rotated order each round;
+    per mode the round with the least median."""
+    results, order = {}, list(modes(switch))
+    for round_ in range(rounds):
+        for mode in order[round_ % len(order):] + order[:round_ % len(order)]:
+            with running_on(switch, mode):
+                results.setdefault(mode, []).append(measure_once())
+    return {mode: min(times, key=lambda t: t[0] if isinstance(t, tuple) else t) for mode, times in results.items()}
+
+
 def programs(torch, switch, quick):
     rows = []
 
     def measure(program, label, step):
-        both = {}
-        for round_ in range(2):
-            for on in ((False, True) if round_ == 0 else (True, False)):
-                with switch.enabled(on):
-                    both.setdefault(on, []).append(event_time_us(torch, step))
-        off, on = (min(both[k], key=lambda t: t[0]) for k in (False, True))
-        rows.append({"program": program, "case": label, "torch_us": off, "scan_zoo_us": on})
+        times = interleaved(switch, lambda: event_time_us(torch, step), rounds=3)
+        off, on = times["torch"], times["scan_zoo"]
+        rows.append({"program": program, "case": label, "torch_us": off, "scan_zoo_us": on,
+                     "python_kernels_us": times.get("python kernels")})
+        python = f", Python kernels alone {times['python kernels'][0]:9.1f} us" if "python kernels" in times else ""
         print(f"{program:>28} {label:>22}: torch {off[0]:9.1f} us, with scan_zoo {on[0]:9.1f} us "
-              f"({off[0] / on[0]:5.2f}x)", flush=True)
+              f"({off[0] / on[0]:5.2f}x){python}", flush=True)
 
     try:
         from transformers.generation.logits_process import TopPLogitsWarper
@@ -163,25 +196,28 @@ def programs(torch, switch, quick):
 
 
 def host_time(torch, switch, calls=2000):
-    """Microseconds a call of torch.cumsum on small tensors in a loop of `calls`, switch off and on
-    (the loop's wall time over calls, after a warm-up, synchronized at both ends)."""
+    """Microseconds a call of torch.cumsum on small tensors in a loop of `calls`, in each mode
+    (MODES; the loop's wall time over calls, after a warm-up, synchronized at both ends; the
+    modes interleaved over three rounds, the least of each kept)."""
     rows = []
     for label, x, dim in (("int64 [64], dim 0", torch.randint(0, 1000, (64,), device="cuda"), 0),
+                          ("int64 [8, 8192], dim -1", torch.randint(0, 2, (8, 8192), device="cuda"), -1),
                           ("bool [8, 8192], dim -1", torch.rand(8, 8192, device="cuda") < 0.9, -1)):
-        per_call = {}
-        for on in (False, True):
-            with switch.enabled(on):
-                for _ in range(200):
-                    torch.cumsum(x, dim)
-                torch.cuda.synchronize()
-                begin = time.perf_counter()
-                for _ in range(calls):
-                    torch.cumsum(x, dim)
-                torch.cuda.synchronize()
-                per_call[on] = (time.perf_counter() - begin) / calls * 1e6
-        rows.append({"case": label, "torch_us": per_call[False], "scan_zoo_us": per_call[True]})
-        print(f"host time a call, torch.cumsum {label}: {per_call[False]:.1f} us, with scan_zoo "
-              f"{per_call[True]:.1f} us", flush=True)
+        def loop():
+            for _ in range(200):
+                torch.cumsum(x, dim)
+            torch.cuda.synchronize()
+            begin = time.perf_counter()
+            for _ in range(calls):
+                torch.cumsum(x, dim)
+            torch.cuda.synchronize()
+            return (time.perf_counter() - begin) / calls * 1e6
+        per_call = interleaved(switch, loop, rounds=3)
+        rows.append({"case": label, "torch_us": per_call["torch"], "scan_zoo_us": per_call["scan_zoo"],
+                     "python_kernels_us": per_call.get("python kernels")})
+        python = f", Python kernels alone {per_call['python kernels']:.1f} us" if "python kernels" in per_call else ""
+        print(f"host time a call, torch.cumsum {label}: {per_call['torch']:.1f} us, with scan_zoo "
+              f"{per_call['scan_zoo']:.1f} us{python}", flush=True)
     return rows
 
 
@@ -221,14 +257,19 @@ def write(out, header, kernels, compiled_rows, program_rows, host_rows):
                      f"({r['inductor_us'][1]:.1f}-{r['inductor_us'][2]:.1f}), on scan_zoo "
                      f"{r['inductor_on_scan_zoo_us'][0]:.1f} ({r['inductor_on_scan_zoo_us'][1]:.1f}-"
                      f"{r['inductor_on_scan_zoo_us'][2]:.1f})")
-    lines.append("# programs, unmodified, whole step, warm L2: median us (min-max), switch off then on")
+    lines.append("# programs, unmodified, whole step, warm L2: median us (min-max), switch off, on, and on with "
+                 "its Python kernels alone (where the package has its C++ kernels)")
     for r in program_rows:
+        python = r.get("python_kernels_us")
+        python = f" python_kernels {python[0]:.1f} ({python[1]:.1f}-{python[2]:.1f})" if python else ""
         lines.append(f"{r['program']:<30} {r['case']:<22} torch {r['torch_us'][0]:.1f} ({r['torch_us'][1]:.1f}-"
                      f"{r['torch_us'][2]:.1f}) scan_zoo {r['scan_zoo_us'][0]:.1f} ({r['scan_zoo_us'][1]:.1f}-"
-                     f"{r['scan_zoo_us'][2]:.1f}) speedup {r['torch_us'][0] / r['scan_zoo_us'][0]:.2f}")
-    lines.append("# host time a call: torch.cumsum in a loop of 2,000 small calls, us a call, switch off then on")
+                     f"{r['scan_zoo_us'][2]:.1f}) speedup {r['torch_us'][0] / r['scan_zoo_us'][0]:.2f}{python}")
+    lines.append("# host time a call: torch.cumsum in a loop of 2,000 small calls, us a call, switch off, on, and on "
+                 "with its Python kernels alone")
     for r in host_rows:
-        lines.append(f"host {r['case']:<24} torch {r['torch_us']:.1f} scan_zoo {r['scan_zoo_us']:.1f}")
+        python = f" python_kernels {r['python_kernels_us']:.1f}" if r.get("python_kernels_us") else ""
+        lines.append(f"host {r['case']:<24} torch {r['torch_us']:.1f} scan_zoo {r['scan_zoo_us']:.1f}{python}")
     (out / "torch_scan_ops.txt").write_text("\n".join(lines) + "\n")
     (out / "torch_scan_ops.json").write_text(json.dumps({"header": header, "kernels": kernels,
                                                          "compiled": compiled_rows, "programs": program_rows,

@@ -270,6 +270,60 @@ def test_tensor_methods_out_and_in_place_reach_scan_zoo(torch, on):
     assert torch.equal(values.cpu(), expected.values) and torch.equal(indices.cpu(), expected.indices)
 
 
+def test_the_cpp_kernels_serve_what_needs_no_cast_and_hand_on_the_rest(torch, on):
+    """scan_zoo._torch_kernels (python/src/torch_kernels.cpp), in front of the Python kernels where
+    the package was built against this torch: it serves cumsum, cumprod and logcumsumexp of a
+    contiguous CUDA tensor with a one-pass plan, gradients included, and hands a strided input,
+    a dtype= that needs a cast and a deterministic float scan on to the Python kernels."""
+    fast = on._fast_kernels()
+    if fast is None:
+        pytest.skip("the package was built without torch in the build's Python (no scan_zoo._torch_kernels)")
+    assert fast.is_enabled()
+    generator = torch.Generator(device="cuda").manual_seed(5)
+    ints = torch.randint(-9, 10, (64, 4096), generator=generator, device="cuda")
+    floats = torch.randint(-64, 65, (8, 3, 1000), generator=generator, device="cuda").float() / 16
+    calls = [(lambda: torch.cumsum(ints, -1), lambda: ints.cpu().cumsum(-1), "cumsum"),
+             (lambda: (ints > 0).cumsum(1), lambda: (ints.cpu() > 0).cumsum(1), "cumsum"),
+             (lambda: ints.int().cumsum(0, dtype=torch.int64), lambda: ints.cpu().cumsum(0), "cumsum"),
+             (lambda: torch.cumsum(floats, 1), lambda: floats.cpu().double().cumsum(1), "cumsum"),
+             (lambda: torch.cumsum(ints[0, 0], 0), lambda: ints[0, 0].cpu().cumsum(0), "cumsum"),
+             (lambda: torch.cumprod(ints % 3 - 1, 1), lambda: (ints.cpu() % 3 - 1).cumprod(1), "cumprod"),
+             (lambda: torch.logcumsumexp(floats, 2), lambda: floats.cpu().double().logcumsumexp(2), "_logcumsumexp")]
+    for call, reference, name in calls:
+        before = fast.served()[name]
+        got = call()
+        assert fast.served()[name] == before + 1, name
+        want = reference()
+        if want.dtype == torch.float64:
+            torch.testing.assert_close(got.cpu().double(), want, rtol=1e-6, atol=1e-5)
+        else:
+            assert got.dtype == want.dtype and torch.equal(got.cpu(), want)
+    handed_on = [lambda: torch.cumsum(ints.t(), 0), lambda: torch.cumsum(ints, 1, dtype=torch.float64),
+                 lambda: torch.cumprod(ints.short(), 0, dtype=torch.int16)]
+    for call in handed_on:
+        before_fast, before = fast.served()["cumsum"] + fast.served()["cumprod"], on.counts()
+        call()
+        assert fast.served()["cumsum"] + fast.served()["cumprod"] == before_fast
+        assert sum(v[0] for v in on.counts().values()) == sum(v[0] for v in before.values()) + 1
+    was = torch.are_deterministic_algorithms_enabled()
+    torch.use_deterministic_algorithms(True)
+    try:
+        before_fast, before = fast.served()["cumsum"], on.counts()["cumsum"]
+        torch.cumsum(floats, 1)
+        assert fast.served()["cumsum"] == before_fast and on.counts()["cumsum"][1] == before[1] + 1
+    finally:
+        torch.use_deterministic_algorithms(was)
+    # Autograd records above the kernels: the forward and cumsum's backward (a cumsum) both reach them.
+    leaf = floats.clone().requires_grad_()
+    before = fast.served()["cumsum"]
+    torch.cumsum(leaf, 2).mul(floats).sum().backward()
+    assert fast.served()["cumsum"] >= before + 2
+    torch.testing.assert_close(leaf.grad, floats.flip(2).cumsum(2).flip(2))
+    on.disable()
+    assert not fast.is_enabled()
+    on.enable()
+
+
 def test_torch_compile_fullgraph_reaches_scan_zoo(torch, on):
     """Inductor's own scans give way to its fallbacks while the switch is on: the compiled graph
     calls the aten operators, which are scan_zoo's."""

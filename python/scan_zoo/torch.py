@@ -17,6 +17,13 @@ forms, and the backward formulas that call them (cumsum's backward is a cumsum, 
 scatter of its indices); autograd, autocast and the Python dispatcher are torch's own, above the
 kernel. disable() takes the registrations back and torch's kernels return.
 
+In front of the Python kernels, where the package was built against this torch (pip install
+--no-build-isolation . where torch is installed: python/CMakeLists.txt), C++ kernels
+(scan_zoo._torch_kernels, python/src/torch_kernels.cpp) take cumsum, cumprod and _logcumsumexp
+of a contiguous CUDA tensor whose dtypes need no cast: a small call's host time is most of its
+time, and a Python kernel costs about twice torch's own (bench/NOTES.md, "torch's scan ops: the
+host's share"). Every other call goes on to the Python kernels, and from them to torch's.
+
 What it covers, and what falls through: a call is served when scan_zoo has a plan for its dtypes
 (scan_zoo/_dtypes.py: cumsum and cumprod of bool, every integer and the four float types, and
 cumsum of complex64 and complex128, with any integer, float or complex dtype= from an integer or
@@ -54,7 +61,7 @@ from . import _core, _dtypes
 from . import _torch as _adapter
 
 _LOCK = threading.Lock()
-_STATE = {"library": None, "originals": {}, "lowerings": {}}
+_STATE = {"library": None, "originals": {}, "lowerings": {}, "fast": None}
 # Per aten operator, the calls scan_zoo served and those that fell through to torch's kernel,
 # since the process started (counts(); a dict update a call, next to a kernel launch's cost).
 _COUNTS = {}
@@ -68,7 +75,13 @@ def is_enabled():
 def counts():
     """{aten operator: (calls served by scan_zoo, calls that fell through to torch's kernel)} so
     far in this process: what a program's scans reached."""
-    return dict(_COUNTS)
+    merged = dict(_COUNTS)
+    fast = _STATE["fast"]
+    for name, served in (fast.served().items() if fast else ()):
+        if served:
+            done, fell = merged.get(name, (0, 0))
+            merged[name] = (done + served, fell)
+    return merged
 
 
 def _count(name, served):
@@ -271,6 +284,44 @@ def _inductor_lowerings(route):
         saved.clear()
 
 
+# ---- the C++ kernels in front (python/src/torch_kernels.cpp) ----
+
+def _fast_kernels():
+    """scan_zoo._torch_kernels where it was built against this very torch (its C++ ABI is one
+    version's), else None: the Python kernels serve alone."""
+    try:
+        from . import _torch_build
+    except ImportError:  # built without torch in the build's Python
+        return None
+    if _torch_build.TORCH_VERSION != torch.__version__:
+        return None
+    try:
+        from . import _torch_kernels
+    except ImportError as error:  # a broken install: say so, and serve with the Python kernels
+        warnings.warn(f"scan_zoo.torch: its C++ kernels do not load ({error}); the Python kernels serve alone",
+                      RuntimeWarning, stacklevel=3)
+        return None
+    return _torch_kernels
+
+
+# The C++ kernels' operators: aten's name and scan_zoo's operator; dtype= for the first two.
+_FAST_OPERATORS = (("cumsum", "sum", True), ("cumprod", "prod", True), ("_logcumsumexp", "logsumexp", False))
+
+
+def _one_pass_plans():
+    """The C++ kernels' table: every (operator, input dtype, dtype=) whose plan (_dtype_plan's) is
+    the kernel alone, no cast before it or after it, with the extension's codes."""
+    rows = []
+    for aten, op, takes_dtype in _FAST_OPERATORS:
+        for x_name in _dtypes.DTYPES:
+            for asked in (None,) + (_dtypes.DTYPES if takes_dtype else ()):
+                plan = _dtype_plan(op, _adapter._TORCH_DTYPES[x_name],
+                                   None if asked is None else _adapter._TORCH_DTYPES[asked])
+                if plan is not None and plan[0] == x_name and plan[1] == plan[2]:
+                    rows.append((aten, x_name, asked or "", plan[2]) + _core._kernel_codes(op, x_name, plan[2]))
+    return rows
+
+
 # ---- the switch ----
 
 def enable():
@@ -285,6 +336,10 @@ def enable():
             for name, kernel in _KERNELS.items():
                 library.impl(name, kernel, "CUDA", with_keyset=True)
         _STATE["originals"], _STATE["library"] = originals, library
+        fast = _fast_kernels()
+        if fast is not None:  # registered after the Python kernels, which they hand the rest to
+            fast.enable(_adapter.extension.entry_points(), _one_pass_plans())
+        _STATE["fast"] = fast
         _inductor_lowerings(True)
 
 
@@ -295,6 +350,8 @@ def disable():
         if library is None:
             return
         _inductor_lowerings(False)
+        if _STATE["fast"] is not None:
+            _STATE["fast"].disable()
         library._destroy()  # the registrations go, and the kernels registered before them are current again
         _STATE["library"], _STATE["originals"] = None, {}
 

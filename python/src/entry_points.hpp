@@ -1,5 +1,6 @@
 // python/src/entry_points.hpp -- what the extension's CUDA side (the .cu files beside this one)
-// offers its host side (module.cpp, and jax_handlers.cpp for XLA): plain C++, no CUDA, nanobind
+// offers its host side (module.cpp, jax_handlers.cpp for XLA, and through a table of pointers
+// torch_kernels.cpp, a module of its own): plain C++, no CUDA, nanobind
 // or XLA types, so that each side compiles with its own compiler. Every scan the package runs is
 // one of the library's (include/scan_zoo/scan.cuh, axis.cuh, segmented.cuh,
 // linear_recurrence.cuh), instantiated here for the dtypes the package accepts; Python chooses
@@ -80,6 +81,22 @@ int linear_recurrence(const RecurrenceCall& call, const void* a, const void* b, 
                       int device, std::uintptr_t stream);
 int segmented_scan(const SegmentedCall& call, const void* in, void* out, const void* offsets, Workspace* workspace,
                    int device, std::uintptr_t stream);
+
+// The entry points a module built apart reaches (torch_kernels.cpp, compiled against one torch's
+// headers, which this extension never sees): their addresses in a table that _extension hands
+// over as a capsule named kEntryPointsCapsule (module.cpp). `size` is sizeof(EntryPoints) where
+// the table was made, so that a module from another build refuses it.
+struct EntryPoints {
+  std::size_t size;
+  Workspace* (*workspace_new)(void* memory, std::size_t bytes);
+  void (*workspace_delete)(Workspace* workspace);
+  int (*stream_is_capturing)(std::uintptr_t stream, bool& capturing);
+  const char* (*result_string)(int result);
+  std::size_t (*scan_workspace_bytes)(const ScanCall& call);
+  int (*scan)(const ScanCall& call, const void* in, void* out, void* indices, Workspace* workspace, int device,
+              std::uintptr_t stream);
+};
+inline constexpr const char* kEntryPointsCapsule = "scan_zoo.entry_points";
 
 // The same on the current device, split by operator so that the instantiations compile in
 // parallel (sums.cu, mask_sums.cu, products.cu, logsumexps.cu, extremes.cu, recurrences.cu,

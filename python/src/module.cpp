@@ -1,6 +1,7 @@
 // python/src/module.cpp -- the extension module scan_zoo._extension (nanobind): the entry points
 // of entry_points.hpp with integers for pointers, streams and dtypes, a CUDA error turned into a
-// RuntimeError that names the call; where built with JAX, the XLA FFI handlers as capsules
+// RuntimeError that names the call; the same entry points as a table of pointers for
+// scan_zoo._torch_kernels; where built with JAX, the XLA FFI handlers as capsules
 // (jax_handlers.cpp). Python (scan_zoo/_core.py) checks every argument first and allocates every
 // byte; nothing here allocates device memory, synchronizes or prints.
 #include <nanobind/nanobind.h>
@@ -73,6 +74,10 @@ py::SegmentedCall segmented_call(int in_type, int out_type, int offset_type, std
   return call;
 }
 
+constexpr py::EntryPoints entry_point_table{sizeof(py::EntryPoints), &py::workspace_new,        &py::workspace_delete,
+                                            &py::stream_is_capturing,   &py::result_string,        &py::scan_workspace_bytes,
+                                            &py::scan};
+
 void raise_on_error(int result, const char* what) {
   if (result != 0) throw std::runtime_error(std::string("scan_zoo.") + what + ": " + py::result_string(result));
 }
@@ -126,6 +131,10 @@ NB_MODULE(_extension, m) {
     raise_on_error(py::segmented_scan(call, reinterpret_cast<const void*>(in), reinterpret_cast<void*>(out),
                                       reinterpret_cast<const void*>(offsets), workspace.get(), device, stream),
                    "segmented_cumsum");
+  });
+  // The table of entry points, for scan_zoo._torch_kernels (torch_kernels.cpp).
+  m.def("entry_points", [] {
+    return nb::capsule(static_cast<const void*>(&entry_point_table), py::kEntryPointsCapsule);
   });
 #ifdef SCAN_ZOO_WITH_JAX
   // name -> capsule of an XLA FFI handler, for jax.ffi.register_ffi_target (scan_zoo/_jax.py)
