@@ -1,6 +1,6 @@
 """torch's scan operators with scan_zoo.torch on and off, beside a copy of the same bytes (issue 57's table).
 
-    python3 -m scripts torch-scan-ops [--out DIR] [--quick]
+    python3 -m scripts torch-scan-ops [--out DIR] [--quick] [--ops OP,...]
 
 For every operator and dtype class (cumsum of bool, int32, float32, bfloat16, complex64 and
 uint32; cumprod of float32 and int64; cummax of float32 and int32 with its int64 indices;
@@ -19,6 +19,9 @@ the GPU's work is shorter than the call's host work). The programs and the loop 
 switch off, on, and, where the package has its C++ kernels (scan_zoo._torch_kernels), on with
 its Python kernels alone: what each way into scan_zoo costs the host.
 
+--ops cumsum,logcumsumexp: the kernel rows of those operators alone, nothing else (a quick look
+at one kernel's change).
+
 Writes DIR/torch_scan_ops.txt (a table per part, headed with the GPU, torch and the commit from
 SCAN_ZOO_COMMIT), DIR/torch_scan_ops.json, and DIR/torch_scan_ops.png (scan_zoo's speed over
 torch's, and its share of the copy's). Needs a GPU, torch and the scan_zoo package; exits 4
@@ -36,7 +39,7 @@ from types import SimpleNamespace
 MiB = 1 << 20
 
 
-def cases(torch, quick):
+def cases(torch, quick, only=None):
     """(op label, dtype label, shape label, make input, call, output bytes per element)."""
     f32, bf16, i32, i64 = torch.float32, torch.bfloat16, torch.int32, torch.int64
     rows = [(64, 131072), (8, 131072)] if not quick else [(64, 131072)]
@@ -59,6 +62,8 @@ def cases(torch, quick):
     ]
     if quick:
         ops = ops[1:3] + ops[8:9]
+    if only:
+        ops = [row for row in ops if row[0] in only]
     for op, dtype_label, dtype, call, out_bytes in ops:
         for shape_label, shape, dim in shapes:
             yield op, dtype_label, shape_label, dtype, shape, dim, call, out_bytes
@@ -81,12 +86,12 @@ def median_stats(times):
     return {"median_ms": statistics.median(times), "min_ms": min(times), "max_ms": max(times), "reps": len(times)}
 
 
-def kernel_table(torch, switch, fs, options, quick):
+def kernel_table(torch, switch, fs, options, quick, only=None):
     framework = fs.Torch()
     flush_buffer, sink = framework.flush_buffer(2 * framework.l2_bytes())
     flush = lambda: framework.read(flush_buffer, sink)  # noqa: E731
     rows = []
-    for op, dtype_label, shape_label, dtype, shape, dim, call, out_bytes in cases(torch, quick):
+    for op, dtype_label, shape_label, dtype, shape, dim, call, out_bytes in cases(torch, quick, only):
         x = random_input(torch, dtype, shape)
         moved = x.numel() * (x.element_size() + out_bytes)
         src = torch.empty(moved // 2, dtype=torch.uint8, device="cuda")
@@ -300,16 +305,22 @@ def main(argv):
     if any(a in ("-h", "--help") for a in argv):
         print(__doc__)
         return 0
-    quick, out, rest = False, Path("results") / "torch_scan_ops", list(argv)
+    quick, only, out, rest = False, None, Path("results") / "torch_scan_ops", list(argv)
+    known = ("cumsum", "cumprod", "cummax", "logcumsumexp")
     while rest:
         flag = rest.pop(0)
         if flag == "--quick":
             quick = True
         elif flag == "--out" and rest:
             out = Path(rest.pop(0))
+        elif flag == "--ops" and rest:
+            only = rest.pop(0).split(",")
+            if not set(only) <= set(known):
+                print(f"torch-scan-ops: --ops takes {', '.join(known)}, not {','.join(only)}", file=sys.stderr)
+                return 2
         else:
             print(f"torch-scan-ops: unknown or incomplete argument {flag!r} (usage: python3 -m scripts "
-                  f"torch-scan-ops [--out DIR] [--quick])", file=sys.stderr)
+                  f"torch-scan-ops [--out DIR] [--quick] [--ops OP,...])", file=sys.stderr)
             return 2
     try:
         import torch
@@ -324,10 +335,13 @@ def main(argv):
     options = SimpleNamespace(warmup=3, hot=False, reps=0, rounds=2 if quick else 3)
     header = [f"{torch.cuda.get_device_name()}, torch {torch.__version__}, scan_zoo commit "
               f"{os.environ.get('SCAN_ZOO_COMMIT', 'unknown')}, {time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())}"]
-    kernels = kernel_table(torch, switch, fs, options, quick)
-    compiled_rows = compiled(torch, switch)
-    program_rows = programs(torch, switch, quick)
-    write(out, header, kernels, compiled_rows, program_rows, host_time(torch, switch))
+    kernels = kernel_table(torch, switch, fs, options, quick, only)
+    if only:
+        write(out, header, kernels, [], [], [])
+    else:
+        compiled_rows = compiled(torch, switch)
+        program_rows = programs(torch, switch, quick)
+        write(out, header, kernels, compiled_rows, program_rows, host_time(torch, switch))
     print(f"torch-scan-ops: wrote {out}/torch_scan_ops.txt, .json and .png")
     return 0
 

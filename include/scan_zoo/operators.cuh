@@ -69,15 +69,57 @@ __host__ __device__ __noinline__ T log_add_exp(T a, T b) {
 }
 }  // namespace detail
 
-// log(exp(a) + exp(b)), computed as max + log1p(exp(min - max)) so that nothing overflows
-// (logcumsumexp), for float and double. torch's rules for the special values: a NaN on either
-// side gives NaN; two equal infinities give that infinity (where min - max would be NaN); -inf is
-// the identity, exactly (log1p(exp(-inf)) = 0).
+// A log-sum-exp kept as its largest term and a scaled sum: log(sum of exp(x)) = max + log(sum),
+// where sum adds exp(x - max) over the terms. LogAddExp's fast accumulator (below): each combine
+// costs one exp, against a log1p and an exp on plain values, and each result one log. An element
+// x is {x, 1}; the result converts back to a value (any float type). T: float or double.
+template <class T>
+struct LogSumExp {
+  T max;
+  T sum;
+  LogSumExp() = default;
+  __host__ __device__ __forceinline__ LogSumExp(T largest, T scaled_sum) : max(largest), sum(scaled_sum) {}
+  template <class U>
+  __host__ __device__ __forceinline__ explicit LogSumExp(U x) : max(static_cast<T>(x)), sum(T(1)) {}
+  template <class U>
+  __host__ __device__ __forceinline__ explicit operator U() const {
+    return static_cast<U>(max + cuda::std::log(sum));  // {-inf, 0}: -inf; an infinite max: itself
+  }
+};
+
+namespace detail {
+template <class T>
+inline constexpr bool kIsLogSumExp = false;
+template <class T>
+inline constexpr bool kIsLogSumExp<LogSumExp<T>> = true;
+}  // namespace detail
+
+// log(exp(a) + exp(b)) (logcumsumexp), with torch's rules for the special values: a NaN on
+// either side gives NaN; two equal infinities give that infinity; -inf is the identity, exactly.
+// - On plain values (float, double): max + log1p(exp(min - max)), so that nothing overflows.
+// - On LogSumExp<T> accumulators, the fast way: scan with the accumulator named,
+//   inclusive_scan<LogSumExp<float>>(x, y, ..., LogAddExp{}, ...), for float, __half and
+//   __nv_bfloat16 data (LogSumExp<double> for double). The later operand's terms are rescaled
+//   to the earlier's max, or the earlier's to the later's where that is larger: one exp a
+//   combine, exp(0) where the maxima are equal (two equal infinities, which would give NaN);
+//   a NaN max, or a NaN sum from exp(NaN), stays NaN through every later combine.
 struct LogAddExp {
   template <class T>
   __host__ __device__ __forceinline__ T operator()(T a, T b) const { return detail::log_add_exp(a, b); }
   template <class T>
-  __host__ __device__ __forceinline__ static T identity() { return -cuda::std::numeric_limits<T>::infinity(); }
+  __host__ __device__ __forceinline__ LogSumExp<T> operator()(LogSumExp<T> a, LogSumExp<T> b) const {
+    const bool later_larger = b.max > a.max;
+    const T larger = later_larger ? b.max : a.max, smaller = later_larger ? a.max : b.max;
+    const T scale = smaller == larger ? T(1) : cuda::std::exp(smaller - larger);
+    return later_larger ? LogSumExp<T>(b.max, a.sum * scale + b.sum) : LogSumExp<T>(a.max, a.sum + b.sum * scale);
+  }
+  template <class T>
+  __host__ __device__ __forceinline__ static T identity() {
+    if constexpr (detail::kIsLogSumExp<T>)
+      return T(-cuda::std::numeric_limits<decltype(T::max)>::infinity(), 0);
+    else
+      return -cuda::std::numeric_limits<T>::infinity();
+  }
 };
 
 struct Max {

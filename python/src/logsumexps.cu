@@ -21,7 +21,9 @@ const auto logsumexp_types = [](const ScanCall& call, auto& fn) {
 
 }  // namespace
 
-std::size_t logsumexp_workspace_bytes(const ScanCall& call) { return workspace_bytes_for(call, logsumexp_types); }
+std::size_t logsumexp_workspace_bytes(const ScanCall& call) {
+  return workspace_bytes_for<scan_zoo::LogAddExp>(call, logsumexp_types);
+}
 
 int logsumexp_scan(const ScanCall& call, const void* in, void* out, Workspace* workspace, std::uintptr_t stream) {
   return scan_for<scan_zoo::LogAddExp>(call, in, out, workspace, stream, logsumexp_types);

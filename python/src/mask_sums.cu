@@ -11,7 +11,9 @@ const auto mask_sum_types = [](const ScanCall& call, auto& fn) { return with_mas
 
 }  // namespace
 
-std::size_t mask_sum_workspace_bytes(const ScanCall& call) { return workspace_bytes_for(call, mask_sum_types); }
+std::size_t mask_sum_workspace_bytes(const ScanCall& call) {
+  return workspace_bytes_for<scan_zoo::Plus>(call, mask_sum_types);
+}
 
 int mask_sum_scan(const ScanCall& call, const void* in, void* out, Workspace* workspace, std::uintptr_t stream) {
   return scan_for<scan_zoo::Plus>(call, in, out, workspace, stream, mask_sum_types);

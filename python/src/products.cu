@@ -25,7 +25,9 @@ const auto product_types = [](const ScanCall& call, auto& fn) {
 
 }  // namespace
 
-std::size_t product_workspace_bytes(const ScanCall& call) { return workspace_bytes_for(call, product_types); }
+std::size_t product_workspace_bytes(const ScanCall& call) {
+  return workspace_bytes_for<scan_zoo::Multiplies>(call, product_types);
+}
 
 int product_scan(const ScanCall& call, const void* in, void* out, Workspace* workspace, std::uintptr_t stream) {
   return scan_for<scan_zoo::Multiplies>(call, in, out, workspace, stream, product_types);

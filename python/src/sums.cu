@@ -9,7 +9,9 @@ const auto sum_types = [](const ScanCall& call, auto& fn) { return with_sum_type
 
 }  // namespace
 
-std::size_t sum_workspace_bytes(const ScanCall& call) { return workspace_bytes_for(call, sum_types); }
+std::size_t sum_workspace_bytes(const ScanCall& call) {
+  return workspace_bytes_for<scan_zoo::Plus>(call, sum_types);
+}
 
 int sum_scan(const ScanCall& call, const void* in, void* out, Workspace* workspace, std::uintptr_t stream) {
   return scan_for<scan_zoo::Plus>(call, in, out, workspace, stream, sum_types);

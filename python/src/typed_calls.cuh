@@ -26,19 +26,33 @@ inline cudaStream_t stream_of(std::uintptr_t stream) { return reinterpret_cast<c
 // measured slower than the tuned kernel on one long line (bench/NOTES.md, "From Python").
 inline bool one_line(const Lines& lines) { return lines.outer == 1 && lines.inner == 1; }
 
+// The accumulator a scan into Out runs in: the library's default (accumulator_t: Out, or float
+// for the 16-bit floats), except that logcumsumexp keeps a LogSumExp of it (operators.cuh: one
+// exp a combine, where LogAddExp on plain values costs an exp and a log1p).
+template <class Op, class Out>
+struct AccumulatorOf {
+  using type = scan_zoo::accumulator_t<scan_zoo::UseDefault, Out>;
+};
+template <class Out>
+struct AccumulatorOf<scan_zoo::LogAddExp, Out> {
+  using type = scan_zoo::LogSumExp<scan_zoo::accumulator_t<scan_zoo::UseDefault, Out>>;
+};
+template <class Op, class Out>
+using accumulator_of = typename AccumulatorOf<Op, Out>::type;
+
 // The library's four scans over `extent`: n elements (scan.cuh) or a Shape (axis.cuh).
 template <class Op, class In, class Out, class Extent>
 int scan_extent(const ScanCall& call, const In* x, Out* y, const Extent& extent, Workspace* workspace,
                 std::uintptr_t stream) {
-  using Acc = scan_zoo::accumulator_t<scan_zoo::UseDefault, Out>;
+  using Acc = accumulator_of<Op, Out>;
   const Acc identity = Op::template identity<Acc>();  // what starts every exclusive line
   scan_zoo::Workspace& w = workspace->library;
   const cudaStream_t s = stream_of(stream);
   if (call.reverse)
-    return call.exclusive ? scan_zoo::reverse_exclusive_scan(x, y, extent, identity, Op{}, w, s)
-                          : scan_zoo::reverse_inclusive_scan(x, y, extent, Op{}, w, s);
-  return call.exclusive ? scan_zoo::exclusive_scan(x, y, extent, identity, Op{}, w, s)
-                        : scan_zoo::inclusive_scan(x, y, extent, Op{}, w, s);
+    return call.exclusive ? scan_zoo::reverse_exclusive_scan<Acc>(x, y, extent, identity, Op{}, w, s)
+                          : scan_zoo::reverse_inclusive_scan<Acc>(x, y, extent, Op{}, w, s);
+  return call.exclusive ? scan_zoo::exclusive_scan<Acc>(x, y, extent, identity, Op{}, w, s)
+                        : scan_zoo::inclusive_scan<Acc>(x, y, extent, Op{}, w, s);
 }
 
 // How much of the library a choice of types is instantiated with, the package's build time being
@@ -55,12 +69,13 @@ int typed_scan(const ScanCall& call, const void* in, void* out, Workspace* works
   const In* x = static_cast<const In*>(in);
   Out* y = static_cast<Out*>(out);
   if constexpr (Kind == Built::Forward) {
-    using Acc = scan_zoo::accumulator_t<scan_zoo::UseDefault, Out>;
+    using Acc = accumulator_of<Op, Out>;
     if (call.reverse) return kNotBuilt;
     const scan_zoo::Shape shape = shape_of(call.lines);
     scan_zoo::Workspace& w = workspace->library;
-    return call.exclusive ? scan_zoo::exclusive_scan(x, y, shape, Op::template identity<Acc>(), Op{}, w, stream_of(stream))
-                          : scan_zoo::inclusive_scan(x, y, shape, Op{}, w, stream_of(stream));
+    return call.exclusive
+               ? scan_zoo::exclusive_scan<Acc>(x, y, shape, Op::template identity<Acc>(), Op{}, w, stream_of(stream))
+               : scan_zoo::inclusive_scan<Acc>(x, y, shape, Op{}, w, stream_of(stream));
   } else {
     if (one_line(call.lines)) return scan_extent<Op>(call, x, y, call.lines.length, workspace, stream);
     return scan_extent<Op>(call, x, y, shape_of(call.lines), workspace, stream);
@@ -106,12 +121,13 @@ bool with_mask_sum_types(const Call& call, Fn& fn) {
 
 // What sums.cu, products.cu and logsumexps.cu do for the In, Out and Kind their dtype switch
 // picks: each switch calls fn.template operator()<In, Out, Kind>() of one of these.
+template <class Op>
 struct WorkspaceBytesOf {
   const ScanCall& call;
   std::size_t bytes = SIZE_MAX;
   template <class In, class Out, Built Kind>
   void operator()() {
-    using Acc = scan_zoo::accumulator_t<scan_zoo::UseDefault, Out>;
+    using Acc = accumulator_of<Op, Out>;
     bytes = Kind == Built::Both && one_line(call.lines) ? scan_zoo::workspace_bytes<Acc>(call.lines.length)
                                                         : scan_zoo::workspace_bytes<Acc, In>(shape_of(call.lines));
   }
@@ -130,9 +146,9 @@ struct ScanWith {
 };
 
 // The workspace and the scan of an operator's dtype switch (sums.cu, products.cu, logsumexps.cu).
-template <class Switch>
+template <class Op, class Switch>
 std::size_t workspace_bytes_for(const ScanCall& call, Switch with_types) {
-  WorkspaceBytesOf bytes{call};
+  WorkspaceBytesOf<Op> bytes{call};
   with_types(call, bytes);
   return bytes.bytes;
 }

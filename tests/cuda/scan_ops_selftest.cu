@@ -17,7 +17,8 @@
 //              range, so exact in any grouping).
 //   logsumexp  float inputs, -inf among them (a masked position), against a double loop of
 //              torch's log-add-exp: within 2e-5 of max(1, |result|); and the special values
-//              (+inf, NaN) where they make the result.
+//              (+inf, NaN) where they make the result; on plain floats and on LogSumExp<float>
+//              accumulators.
 //   refusals   a line longer than 32-bit positions hold, a null values array.
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
@@ -167,7 +168,7 @@ HostArray<T> extreme_input(std::int64_t n, std::mt19937_64& rng) {
 
 // ---- Products and log-add-exp, through axis.cuh's scans ----
 
-template <class T, class Op>
+template <class Acc = scan_zoo::UseDefault, class T, class Op>
 cudaError_t run_scan(const std::vector<T>& x, const scan_zoo::Shape& s, Op op, std::vector<T>& y,
                      scan_zoo::Workspace& workspace) {
   const std::int64_t n = static_cast<std::int64_t>(x.size());
@@ -176,7 +177,7 @@ cudaError_t run_scan(const std::vector<T>& x, const scan_zoo::Shape& s, Op op, s
     CHECK_CUDA(cudaMemcpy(d_x.data, x.data(), n * sizeof(T), cudaMemcpyHostToDevice));
     CHECK_CUDA(cudaMemset(d_y.data, 0xA5, n * sizeof(T)));
   }
-  const cudaError_t error = scan_zoo::inclusive_scan(d_x.data, d_y.data, s, op, workspace);
+  const cudaError_t error = scan_zoo::inclusive_scan<Acc>(d_x.data, d_y.data, s, op, workspace);
   CHECK_CUDA(cudaDeviceSynchronize());
   y.assign(n, T{});
   if (error == cudaSuccess && n > 0) CHECK_CUDA(cudaMemcpy(y.data(), d_y.data, n * sizeof(T), cudaMemcpyDeviceToHost));
@@ -229,6 +230,9 @@ double log_add_exp(double a, double b) {
   return high + std::log1p(std::exp(low - high));
 }
 
+// logcumsumexp on plain floats and on LogSumExp<float> accumulators (operators.cuh), each
+// against the double loop of torch's helper.
+template <class Acc>
 void check_logsumexp(const scan_zoo::Shape& s, std::mt19937_64& rng, bool specials, scan_zoo::Workspace& workspace) {
   const std::int64_t n = s.outer * s.length * s.inner;
   std::normal_distribution<float> normal(0.0f, 3.0f);
@@ -242,7 +246,7 @@ void check_logsumexp(const scan_zoo::Shape& s, std::mt19937_64& rng, bool specia
   });
   std::vector<float> got;
   std::vector<double> want(n);
-  const cudaError_t error = run_scan(x, s, scan_zoo::LogAddExp{}, got, workspace);
+  const cudaError_t error = run_scan<Acc>(x, s, scan_zoo::LogAddExp{}, got, workspace);
   double running = -std::numeric_limits<double>::infinity();
   for_each_line(s, false, [&](std::int64_t step, std::int64_t, std::int64_t at) {
     running = log_add_exp(step == 0 ? -std::numeric_limits<double>::infinity() : running, x[at]);
@@ -254,7 +258,8 @@ void check_logsumexp(const scan_zoo::Shape& s, std::mt19937_64& rng, bool specia
     const bool ok = std::isnan(w) ? std::isnan(g) : std::isinf(w) ? g == w : std::fabs(g - w) <= 2e-5 * std::max(1.0, std::fabs(w));
     if (!ok) why = "element " + where(i, s) + ": " + std::to_string(g) + ", want " + std::to_string(w);
   }
-  report(why.empty(), std::string("logsumexp float") + (specials ? " with +inf and NaN" : "") + shape_name(s), why);
+  const std::string accumulator = std::is_same_v<Acc, float> ? "" : " in LogSumExp<float>";
+  report(why.empty(), "logsumexp float" + accumulator + (specials ? " with +inf and NaN" : "") + shape_name(s), why);
 }
 
 void check_refusals() {
@@ -291,8 +296,10 @@ int main(int argc, char** argv) {
     check_extremes<std::int32_t>("int8", extreme_input<std::int8_t>(n, rng), s, false, workspace);
     check_extremes<std::int32_t>("bool", extreme_input<bool>(n, rng), s, false, workspace);
     check_products(s, rng, workspace);
-    check_logsumexp(s, rng, false, workspace);
-    check_logsumexp(s, rng, true, workspace);
+    check_logsumexp<float>(s, rng, false, workspace);
+    check_logsumexp<float>(s, rng, true, workspace);
+    check_logsumexp<scan_zoo::LogSumExp<float>>(s, rng, false, workspace);
+    check_logsumexp<scan_zoo::LogSumExp<float>>(s, rng, true, workspace);
   }
   check_refusals();
   std::printf("scan_ops_selftest: %d failed\n", failures);
