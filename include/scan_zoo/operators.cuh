@@ -69,6 +69,38 @@ __host__ __device__ __noinline__ T log_add_exp(T a, T b) {
 }
 }  // namespace detail
 
+namespace detail {
+// exp of an argument <= 0 and log of a sum >= 1, for LogSumExp: in float on the device the
+// hardware's approximations (ex2.approx and lg2.approx behind __expf and __logf), a handful of
+// instructions where expf and logf take dozens. Their error is harmless here: a term exp(d),
+// d <= 0, is off by about |d| 2^-24 of itself, at most 2^-24 / e of the sum it joins (>= 1: the
+// largest term is exp(0) = 1); the log of that sum is off by about 2^-22 absolutely.
+template <class T>
+__host__ __device__ __forceinline__ T exp_nonpositive(T d) {
+#ifdef __CUDA_ARCH__
+  if constexpr (cuda::std::is_same_v<T, float>) {
+    return __expf(d);
+  } else {
+    return cuda::std::exp(d);
+  }
+#else
+  return cuda::std::exp(d);
+#endif
+}
+template <class T>
+__host__ __device__ __forceinline__ T log_of_sum(T sum) {
+#ifdef __CUDA_ARCH__
+  if constexpr (cuda::std::is_same_v<T, float>) {
+    return __logf(sum);
+  } else {
+    return cuda::std::log(sum);
+  }
+#else
+  return cuda::std::log(sum);
+#endif
+}
+}  // namespace detail
+
 // A log-sum-exp kept as its largest term and a scaled sum: log(sum of exp(x)) = max + log(sum),
 // where sum adds exp(x - max) over the terms. LogAddExp's fast accumulator (below): each combine
 // costs one exp, against a log1p and an exp on plain values, and each result one log. An element
@@ -83,7 +115,7 @@ struct LogSumExp {
   __host__ __device__ __forceinline__ explicit LogSumExp(U x) : max(static_cast<T>(x)), sum(T(1)) {}
   template <class U>
   __host__ __device__ __forceinline__ explicit operator U() const {
-    return static_cast<U>(max + cuda::std::log(sum));  // {-inf, 0}: -inf; an infinite max: itself
+    return static_cast<U>(max + detail::log_of_sum(sum));  // {-inf, 0}: -inf; an infinite max: itself
   }
 };
 
@@ -110,8 +142,9 @@ struct LogAddExp {
   __host__ __device__ __forceinline__ LogSumExp<T> operator()(LogSumExp<T> a, LogSumExp<T> b) const {
     const bool later_larger = b.max > a.max;
     const T larger = later_larger ? b.max : a.max, smaller = later_larger ? a.max : b.max;
-    const T scale = smaller == larger ? T(1) : cuda::std::exp(smaller - larger);
-    return later_larger ? LogSumExp<T>(b.max, a.sum * scale + b.sum) : LogSumExp<T>(a.max, a.sum + b.sum * scale);
+    const T scale = smaller == larger ? T(1) : detail::exp_nonpositive(smaller - larger);
+    const T rescaled = later_larger ? a.sum : b.sum, kept = later_larger ? b.sum : a.sum;
+    return LogSumExp<T>(larger, rescaled * scale + kept);
   }
   template <class T>
   __host__ __device__ __forceinline__ static T identity() {
