@@ -85,6 +85,7 @@
 #include "vector_access.cuh"
 #include "warp.cuh"
 #include "indexed_elements.cuh"
+#include "../operators.cuh"
 
 namespace scan_zoo::detail {
 
@@ -443,18 +444,25 @@ template <class Config, int V, class Args>
 using ColumnsStage = StagedInput<typename Args::InT, Config::kThreads,
                                  Config::rows_per_chunk(V, kColumnsElementBytes<typename Args::InT, typename Args::AccT>), V>;
 
-// Blocks an SM (__launch_bounds__): a zipped input's, 2 (its two arrays' stage and the pair its
-// accumulator usually is: at 3 blocks, 80 registers, the linear recurrence's narrow kernel spilled
-// with chunks of 192 bytes).
-template <class In, class Config>
-inline constexpr int kColumnsBlocksPerSm = Config::kBlocksPerSm;
-template <class A, class B, class Config>
-inline constexpr int kColumnsBlocksPerSm<Zip<A, B>, Config> = 2;
+// Blocks an SM (__launch_bounds__): the configuration's, except a zipped input's, 2 (its two
+// arrays' stage and the pair its accumulator usually is: at 3 blocks, 80 registers, the linear
+// recurrence's narrow kernel spilled with chunks of 192 bytes), and for LogSumExp accumulators at
+// most 3, or 2 for 16-bit inputs (their vectors of 8 columns): at 4 blocks (64 registers) the float
+// kernel spilled 4 bytes, at 3 (80) the 16-bit ones 16.
+template <class In>
+inline constexpr int kLogSumExpColumnsBlocks = sizeof(In) < 4 ? 2 : 3;
+template <class In, class Acc, class Config>
+inline constexpr int kColumnsBlocksPerSm =
+    kIsLogSumExp<Acc> && Config::kBlocksPerSm > kLogSumExpColumnsBlocks<In> ? kLogSumExpColumnsBlocks<In>
+                                                                            : Config::kBlocksPerSm;
+template <class A, class B, class Acc, class Config>
+inline constexpr int kColumnsBlocksPerSm<Zip<A, B>, Acc, Config> = 2;
 
 // ResultsThroughStage: the tile is narrower than a sector, and its results go out through the
 // stage (steps 6-7); a kernel of its own, so that the other keeps its registers.
 template <class Config, int V, bool ResultsThroughStage, class Args>
-__global__ void __launch_bounds__(Config::kThreads, kColumnsBlocksPerSm<typename Args::InT, Config>)
+__global__ void __launch_bounds__(Config::kThreads,
+                                  kColumnsBlocksPerSm<typename Args::InT, typename Args::AccT, Config>)
     columns_scan_kernel(Args args, ColumnGeometry g, ColumnTileState<typename Args::AccT> state) {
   using In = typename Args::InT;
   using Acc = typename Args::AccT;
