@@ -71,7 +71,9 @@ struct Plan {
   c10::ScalarType result = c10::ScalarType::Undefined;
 };
 
-// The state enable() sets up and disable() takes down; read-only between them.
+// What the first enable() sets up (the entry points, the table), read-only after it (so that a
+// call in flight on another thread never sees it change), and the registration, which enable()
+// and disable() make and take back.
 struct State {
   const py::EntryPoints* entries = nullptr;
   std::vector<Plan> plans;  // [operator][input dtype][dtype= or kNoDtype]
@@ -212,6 +214,16 @@ c10::ScalarType scalar_type(const std::string& name) {
   return found->second;
 }
 
+// The three kernels on the BackendSelect key of aten's operators, for as long as the Library lives.
+std::unique_ptr<torch::Library> registered() {
+  auto library = std::make_unique<torch::Library>(torch::Library::IMPL, "aten", c10::DispatchKey::BackendSelect,
+                                                  __FILE__, __LINE__);
+  library->impl("cumsum", TORCH_FN(cumsum));
+  library->impl("cumprod", TORCH_FN(cumprod));
+  library->impl("_logcumsumexp", TORCH_FN(logcumsumexp));
+  return library;
+}
+
 // (aten operator, input dtype, dtype= or "", result dtype, operator code, input code, output code, lanes)
 using PlanRow = std::tuple<std::string, std::string, std::string, std::string, int, int, int, int>;
 
@@ -223,6 +235,10 @@ void enable(nb::capsule entries, const std::vector<PlanRow>& rows) {
   const auto* table = static_cast<const py::EntryPoints*>(PyCapsule_GetPointer(entries.ptr(), py::kEntryPointsCapsule));
   if (table->size != sizeof(py::EntryPoints))
     throw std::invalid_argument("scan_zoo._torch_kernels.enable: the extension is from another build");
+  if (!s.plans.empty()) {  // enabled before: the table is the package's, the same every time
+    s.library = registered();
+    return;
+  }
   std::vector<Plan> plans(kAtenNames.size() * kScalarTypes * (kScalarTypes + 1));
   for (const auto& [name, in, asked, result, op_code, in_code, out_code, lanes] : rows) {
     const auto op = std::find(kAtenNames.begin(), kAtenNames.end(), name);
@@ -239,12 +255,7 @@ void enable(nb::capsule entries, const std::vector<PlanRow>& rows) {
   }
   s.entries = table;
   s.plans = std::move(plans);
-  auto library = std::make_unique<torch::Library>(torch::Library::IMPL, "aten", c10::DispatchKey::BackendSelect,
-                                                  __FILE__, __LINE__);
-  library->impl("cumsum", TORCH_FN(cumsum));
-  library->impl("cumprod", TORCH_FN(cumprod));
-  library->impl("_logcumsumexp", TORCH_FN(logcumsumexp));
-  s.library = std::move(library);
+  s.library = registered();
 }
 
 void disable() {
