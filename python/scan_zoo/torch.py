@@ -21,7 +21,7 @@ In front of the Python kernels, where the package was built against this torch (
 --no-build-isolation . where torch is installed: python/CMakeLists.txt), C++ kernels
 (scan_zoo._torch_kernels, python/src/torch_kernels.cpp) take cumsum, cumprod and _logcumsumexp
 of a contiguous CUDA tensor whose dtypes need no cast: a small call's host time is most of its
-time, and a Python kernel costs about twice torch's own (bench/NOTES.md, "torch's scan ops: the
+time, and a Python kernel's is more than torch's own (bench/NOTES.md, "torch's scan ops: the
 host's share"). Every other call goes on to the Python kernels, and from them to torch's.
 
 What it covers, and what falls through: a call is served when scan_zoo has a plan for its dtypes
