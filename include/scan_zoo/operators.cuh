@@ -67,9 +67,7 @@ __host__ __device__ __noinline__ T log_add_exp(T a, T b) {
   if (low == high && !cuda::std::isfinite(low)) return a;      // both +inf or both -inf
   return high + cuda::std::log1p(cuda::std::exp(low - high));  // a NaN propagates through here
 }
-}  // namespace detail
 
-namespace detail {
 // exp of an argument <= 0 and log of a sum >= 1, for LogSumExp: in float on the device the
 // hardware's approximations (ex2.approx and lg2.approx behind __expf and __logf), a handful of
 // instructions where expf and logf take dozens. Their error is harmless here: a term exp(d),
