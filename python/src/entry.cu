@@ -1,6 +1,8 @@
 // python/src/entry.cu -- the extension's CUDA entry points: the workspace handle, the device the
 // call's arrays live on made current for the call (and the caller's put back), and the choice
 // among the instantiations by operator.
+#include <initializer_list>
+
 #include "typed_calls.cuh"
 
 namespace scan_zoo_python {
@@ -48,10 +50,10 @@ int stream_is_capturing(std::uintptr_t stream, bool& capturing) {
 
 std::size_t scan_workspace_bytes(const ScanCall& call) {
   switch (call.op) {
-    case Operator::Sum: {
-      const std::size_t bytes = sum_workspace_bytes(call);
-      return bytes != SIZE_MAX ? bytes : mask_sum_workspace_bytes(call);
-    }
+    case Operator::Sum:
+      for (const auto bytes_of : {sum_workspace_bytes, half_sum_workspace_bytes, mask_sum_workspace_bytes})
+        if (const std::size_t bytes = bytes_of(call); bytes != SIZE_MAX) return bytes;
+      return SIZE_MAX;
     case Operator::Prod: return product_workspace_bytes(call);
     case Operator::LogSumExp: return logsumexp_workspace_bytes(call);
     case Operator::Max:
@@ -65,10 +67,10 @@ int scan(const ScanCall& call, const void* in, void* out, void* indices, Workspa
   const DeviceScope scope(device);
   if (scope.status() != cudaSuccess) return scope.status();
   switch (call.op) {
-    case Operator::Sum: {
-      const int result = sum_scan(call, in, out, workspace, stream);
-      return result != kNotBuilt ? result : mask_sum_scan(call, in, out, workspace, stream);
-    }
+    case Operator::Sum:
+      for (const auto scan_of : {sum_scan, half_sum_scan, mask_sum_scan})
+        if (const int result = scan_of(call, in, out, workspace, stream); result != kNotBuilt) return result;
+      return kNotBuilt;
     case Operator::Prod: return product_scan(call, in, out, workspace, stream);
     case Operator::LogSumExp: return logsumexp_scan(call, in, out, workspace, stream);
     case Operator::Max:

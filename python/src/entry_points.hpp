@@ -99,11 +99,13 @@ struct EntryPoints {
 inline constexpr const char* kEntryPointsCapsule = "scan_zoo.entry_points";
 
 // The same on the current device, split by operator so that the instantiations compile in
-// parallel (sums.cu, mask_sums.cu, products.cu, logsumexps.cu, extremes.cu, recurrences.cu,
-// segments.cu); the
-// entry points above (entry.cu) choose among them with `device` made current.
+// parallel (sums.cu, half_sums.cu, mask_sums.cu, products.cu, logsumexps.cu, extremes.cu,
+// recurrences.cu, segments.cu); the entry points above (entry.cu) choose among them with
+// `device` made current.
 std::size_t sum_workspace_bytes(const ScanCall& call);
 int sum_scan(const ScanCall& call, const void* in, void* out, Workspace* workspace, std::uintptr_t stream);
+std::size_t half_sum_workspace_bytes(const ScanCall& call);
+int half_sum_scan(const ScanCall& call, const void* in, void* out, Workspace* workspace, std::uintptr_t stream);
 std::size_t mask_sum_workspace_bytes(const ScanCall& call);
 int mask_sum_scan(const ScanCall& call, const void* in, void* out, Workspace* workspace, std::uintptr_t stream);
 std::size_t product_workspace_bytes(const ScanCall& call);

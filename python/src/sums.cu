@@ -1,11 +1,11 @@
-// python/src/sums.cu -- cumsum's instantiations: the dtype pairs of with_sum_types
-// (typed_calls.cuh), each scanned with scan_zoo::Plus.
+// python/src/sums.cu -- cumsum's instantiations of the 32- and 64-bit types, built both ways: the
+// dtype pairs of with_wide_sum_types (typed_calls.cuh), each scanned with scan_zoo::Plus.
 #include "typed_calls.cuh"
 
 namespace scan_zoo_python {
 namespace {
 
-const auto sum_types = [](const ScanCall& call, auto& fn) { return with_sum_types(call, fn); };
+const auto sum_types = [](const ScanCall& call, auto& fn) { return with_wide_sum_types(call, fn); };
 
 }  // namespace
 

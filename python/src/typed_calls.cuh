@@ -86,9 +86,11 @@ int typed_scan(const ScanCall& call, const void* in, void* out, Workspace* works
 // ways: the input -> output pairs torch.cumsum and numpy.cumsum produce for int32, int64 and the
 // floats (int32 widened to int64 unless a dtype is asked, 16-bit floats kept or widened to
 // float32), each accumulating in the output's accumulator (float for 16-bit floats). False when
-// not built. (sums.cu, segments.cu)
+// not built. Two halves, each one file's instantiations (sums.cu: the 32- and 64-bit types;
+// half_sums.cu: the 16-bit floats), so that the build compiles them side by side: in one file
+// they were the build's longest compile, alone at its end; segments.cu takes both.
 template <class Call, class Fn>
-bool with_sum_types(const Call& call, Fn& fn) {
+bool with_wide_sum_types(const Call& call, Fn& fn) {
   using D = Dtype;
   constexpr Built kBoth = Built::Both;
   const D in = call.in_type, out = call.out_type;
@@ -97,12 +99,23 @@ bool with_sum_types(const Call& call, Fn& fn) {
   if (in == D::Int32 && out == D::Int64) return fn.template operator()<std::int32_t, std::int64_t, kBoth>(), true;
   if (in == D::Int32 && out == D::Int32) return fn.template operator()<std::int32_t, std::int32_t, kBoth>(), true;
   if (in == D::Int64 && out == D::Int64) return fn.template operator()<std::int64_t, std::int64_t, kBoth>(), true;
+  return false;
+}
+template <class Call, class Fn>
+bool with_half_sum_types(const Call& call, Fn& fn) {
+  using D = Dtype;
+  constexpr Built kBoth = Built::Both;
+  const D in = call.in_type, out = call.out_type;
   if (in == D::BFloat16 && out == D::BFloat16)
     return fn.template operator()<__nv_bfloat16, __nv_bfloat16, kBoth>(), true;
   if (in == D::BFloat16 && out == D::Float32) return fn.template operator()<__nv_bfloat16, float, kBoth>(), true;
   if (in == D::Float16 && out == D::Float16) return fn.template operator()<__half, __half, kBoth>(), true;
   if (in == D::Float16 && out == D::Float32) return fn.template operator()<__half, float, kBoth>(), true;
   return false;
+}
+template <class Call, class Fn>
+bool with_sum_types(const Call& call, Fn& fn) {
+  return with_wide_sum_types(call, fn) || with_half_sum_types(call, fn);
 }
 
 // cumsum's forward pairs (mask_sums.cu): bool and uint8 (the same bytes, 0 and 1 for bool), int8
@@ -119,7 +132,7 @@ bool with_mask_sum_types(const Call& call, Fn& fn) {
   return false;
 }
 
-// What sums.cu, products.cu and logsumexps.cu do for the In, Out and Kind their dtype switch
+// What sums.cu, half_sums.cu, mask_sums.cu, products.cu and logsumexps.cu do for the In, Out and Kind their dtype switch
 // picks: each switch calls fn.template operator()<In, Out, Kind>() of one of these.
 template <class Op>
 struct WorkspaceBytesOf {
@@ -145,7 +158,8 @@ struct ScanWith {
   void operator()() { result = typed_scan<In, Out, Op, Kind>(call, in, out, workspace, stream); }
 };
 
-// The workspace and the scan of an operator's dtype switch (sums.cu, products.cu, logsumexps.cu).
+// The workspace and the scan of an operator's dtype switch (sums.cu, half_sums.cu, mask_sums.cu,
+// products.cu, logsumexps.cu).
 template <class Op, class Switch>
 std::size_t workspace_bytes_for(const ScanCall& call, Switch with_types) {
   WorkspaceBytesOf<Op> bytes{call};
