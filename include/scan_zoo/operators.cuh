@@ -69,15 +69,21 @@ __host__ __device__ __noinline__ T log_add_exp(T a, T b) {
 }
 
 // exp of an argument <= 0 and log of a sum >= 1, for LogSumExp: in float on the device the
-// hardware's approximations (ex2.approx and lg2.approx behind __expf and __logf), a handful of
-// instructions where expf and logf take dozens. Their error is harmless here: a term exp(d),
-// d <= 0, is off by about |d| 2^-24 of itself, at most 2^-24 / e of the sum it joins (>= 1: the
-// largest term is exp(0) = 1); the log of that sum is off by about 2^-22 absolutely.
+// hardware's approximations, ex2.approx and lg2.approx, where expf and logf take dozens of
+// instructions. Their error is harmless here: a term exp(d), d <= 0, is off by about |d| 2^-24 of
+// itself, at most 2^-24 / e of the sum it joins (>= 1: the largest term is exp(0) = 1); the log of
+// that sum is off by about 2^-22 absolutely. Their flush-to-zero forms (.ftz) save the rescaling
+// of subnormal arguments and results that __expf and __logf carry (a compare and two predicated
+// multiplies each): an exp(d) that flushes, d < -87.3, is below 2^-126, far under the resolution
+// of the sum >= 1 it joins, and a sum is never subnormal (>= 1, or 0 in the identity {-inf, 0},
+// whose log is -inf either way).
 template <class T>
 __host__ __device__ __forceinline__ T exp_nonpositive(T d) {
 #ifdef __CUDA_ARCH__
   if constexpr (cuda::std::is_same_v<T, float>) {
-    return __expf(d);
+    float power_of_two;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(power_of_two) : "f"(d * 1.44269504088896341f));  // log2(e)
+    return power_of_two;
   } else {
     return cuda::std::exp(d);
   }
@@ -89,7 +95,9 @@ template <class T>
 __host__ __device__ __forceinline__ T log_of_sum(T sum) {
 #ifdef __CUDA_ARCH__
   if constexpr (cuda::std::is_same_v<T, float>) {
-    return __logf(sum);
+    float log2_of_sum;
+    asm("lg2.approx.ftz.f32 %0, %1;" : "=f"(log2_of_sum) : "f"(sum));
+    return log2_of_sum * 0.693147180559945309f;  // ln(2)
   } else {
     return cuda::std::log(sum);
   }
