@@ -36,6 +36,7 @@
 
 #include <cstdint>
 
+#include "../operators.cuh"
 #include "core.cuh"
 #include "vector_access.cuh"
 #include "warp.cuh"
@@ -52,6 +53,109 @@ template <int V, bool Reverse = false>
 struct TileOrder {
   static constexpr int kVector = V;
   static constexpr bool kReverse = Reverse;
+};
+
+// logcumsumexp's warp runs on a shared reference: the steps of RegisterTile::scan_warp and
+// prepend (below) for LogSumExp<float> accumulators under LogAddExp (operators.cuh), the
+// package's logcumsumexp of float, bfloat16 and half. The generic steps combine about four
+// times an item (the thread's serial scan, the shuffles, the lanes and rounds before put in
+// front, then the warps and tiles before), each combine an exp and a handful of selects, one
+// after another. A warp's run whose finite inputs all lie within kSpan below its largest x = r
+// needs none of that: every item of it is (r, s), s the plain sum of exp(x - r) over the run up
+// to it, so the run costs an exp an item (all independent), float additions and float shuffles
+// (the rounds' scans independent too), and what comes before the warp (the warps and tiles) is
+// put in front of all its items with one rescaling. Nothing underflows that matters: an item's
+// sum is at least exp(-kSpan) (its running maximum is one of the run's finite inputs), and a
+// term that flushes to zero is below 2^-126 of it. The span costs accuracy, though: exp(x - r)
+// is off by about |x - r| 2^-24 of itself, so an early item far below r carries up to kSpan x
+// 2^-24 of absolute error in its log (about 2e-6), against 2^-22 for the generic steps. Any
+// other run takes the generic steps, a choice of the warp's, uniform: a wider spread, a largest
+// x that is infinite or NaN, a NaN anywhere (a NaN fails the span's comparison), a run of -inf
+// only (masked, or the last tile's padding). Measured: bench/NOTES.md, "torch's scan ops:
+// logcumsumexp on a shared reference".
+struct SharedReference {
+  static constexpr float kSpan = 32.0f;
+  using Pair = LogSumExp<float>;
+
+  template <class T, class Op>
+  static constexpr bool kApplies = cuda::std::is_same_v<T, Pair> && cuda::std::is_same_v<Op, LogAddExp>;
+
+  // The largest of the warp's values (a NaN may win, which refuses the run).
+  __device__ __forceinline__ static float warp_max(float x) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    // As integers that order like the floats: one redux instruction, not five shuffles.
+    const int bits = __float_as_int(x);
+    const int largest = __reduce_max_sync(kFullMask, bits >= 0 ? bits : bits ^ 0x7fffffff);
+    return __int_as_float(largest >= 0 ? largest : largest ^ 0x7fffffff);
+#else
+    for (int offset = kWarpSize / 2; offset > 0; offset /= 2) x = fmaxf(x, __shfl_xor_sync(kFullMask, x, offset));
+    return x;
+#endif
+  }
+
+  // Scans the warp's run inclusively on its shared reference (V: the vector width, Items / V
+  // rounds, as scan_warp) and returns the run's total to every lane; false, with nothing
+  // changed, when the run does not qualify.
+  template <int V, int Items>
+  __device__ __forceinline__ static bool scan_warp(Pair (&items)[Items], Pair& total) {
+    constexpr int kRounds = Items / V;
+    float largest = items[0].max;
+#pragma unroll
+    for (int i = 1; i < Items; ++i) largest = fmaxf(largest, items[i].max);
+    largest = warp_max(largest);
+    const float floor = largest - kSpan;
+    bool within = true;
+#pragma unroll
+    for (int i = 0; i < Items; ++i)
+      within &= items[i].max >= floor || items[i].max == -cuda::std::numeric_limits<float>::infinity();
+    if (!__all_sync(kFullMask, within) || !cuda::std::isfinite(largest)) return false;
+
+    // Each round: the terms, the thread's serial sums, the lanes' sums by shuffles.
+    float sums[Items], lanes_before[kRounds], round_totals[kRounds];
+#pragma unroll
+    for (int i = 0; i < Items; ++i) {
+      const float term = items[i].sum * detail::exp_nonpositive(items[i].max - largest);
+      sums[i] = i % V == 0 ? term : sums[i - 1] + term;
+    }
+#pragma unroll
+    for (int k = 0; k < kRounds; ++k) {
+      ShuffleWarpScan::Storage<float> no_storage;
+      const float lanes_through_mine = ShuffleWarpScan::inclusive<float, Plus>(sums[k * V + V - 1], no_storage, Plus{});
+      lanes_before[k] = exclusive_from_inclusive<float, Plus>(lanes_through_mine, Plus{});
+      round_totals[k] = shuffle_from(lanes_through_mine, kWarpSize - 1);
+    }
+    // The rounds before in front: on one reference, plain sums.
+    float rounds_before = 0.0f;
+#pragma unroll
+    for (int k = 0; k < kRounds; ++k) {
+      const float in_front = rounds_before + lanes_before[k];
+#pragma unroll
+      for (int j = 0; j < V; ++j) items[k * V + j] = Pair(largest, in_front + sums[k * V + j]);
+      rounds_before += round_totals[k];
+    }
+    total = Pair(largest, rounds_before);
+    return true;
+  }
+
+  // `prefix` in front of the thread's items when they share one max (a run on the shared
+  // reference): LogAddExp{}(prefix, item) for each, its one exp taken once; false, with nothing
+  // changed, when their maxima differ.
+  template <int Items>
+  __device__ __forceinline__ static bool prepend(Pair (&items)[Items], const Pair& prefix) {
+    const float max = items[0].max;
+    bool shared = true;
+#pragma unroll
+    for (int i = 1; i < Items; ++i) shared &= items[i].max == max;
+    if (!shared) return false;
+    const bool prefix_larger = prefix.max > max;
+    const float scale =
+        prefix.max == max ? 1.0f : detail::exp_nonpositive(prefix_larger ? max - prefix.max : prefix.max - max);
+    const float items_scale = prefix_larger ? scale : 1.0f;
+    const float in_front = prefix_larger ? prefix.sum : prefix.sum * scale;
+#pragma unroll
+    for (int i = 0; i < Items; ++i) items[i] = Pair(prefix_larger ? prefix.max : max, fmaf(items[i].sum, items_scale, in_front));
+    return true;
+  }
 };
 
 template <int Threads, int Items>
@@ -205,26 +309,33 @@ struct RegisterTile {
   // stateful or not; the zoo's variants, which name operator types only, leave it to the default.
   template <class T, class Op, int V = kVector<T>>
   __device__ static T scan_warp(T (&items)[Items], bool exclusive, const Op& op = Op{}) {
-    ShuffleWarpScan::Storage<T> no_storage;
     T rounds_before = op.template identity<T>();  // total of the rounds already scanned
+    if constexpr (SharedReference::kApplies<T, Op>)
+      if (!exclusive && SharedReference::scan_warp<V>(items, rounds_before)) return rounds_before;
 #pragma unroll
-    for (int k = 0; k < Items / V; ++k) {
-      T* vector = &items[k * V];
-#pragma unroll
-      for (int j = 1; j < V; ++j) vector[j] = op(vector[j - 1], vector[j]);
-      const T lanes_through_mine = ShuffleWarpScan::inclusive<T, Op>(vector[V - 1], no_storage, op);
-      const T before = op(rounds_before, exclusive_from_inclusive<T, Op>(lanes_through_mine, op));
-      if (exclusive) {
-#pragma unroll
-        for (int j = V - 1; j > 0; --j) vector[j] = op(before, vector[j - 1]);
-        vector[0] = before;
-      } else {
-#pragma unroll
-        for (int j = 0; j < V; ++j) vector[j] = op(before, vector[j]);
-      }
-      rounds_before = op(rounds_before, shuffle_from(lanes_through_mine, kWarpSize - 1));
-    }
+    for (int k = 0; k < Items / V; ++k) scan_round<T, Op, V>(&items[k * V], exclusive, op, rounds_before);
     return rounds_before;
+  }
+
+  // Round k of scan_warp, the generic steps (`vector`: the thread's V items of it): the
+  // thread-serial scan of the vector, the shuffles, the lanes and rounds before in front;
+  // `rounds_before` gains the round's total.
+  template <class T, class Op, int V>
+  __device__ __forceinline__ static void scan_round(T* vector, bool exclusive, const Op& op, T& rounds_before) {
+    ShuffleWarpScan::Storage<T> no_storage;
+#pragma unroll
+    for (int j = 1; j < V; ++j) vector[j] = op(vector[j - 1], vector[j]);
+    const T lanes_through_mine = ShuffleWarpScan::inclusive<T, Op>(vector[V - 1], no_storage, op);
+    const T before = op(rounds_before, exclusive_from_inclusive<T, Op>(lanes_through_mine, op));
+    if (exclusive) {
+#pragma unroll
+      for (int j = V - 1; j > 0; --j) vector[j] = op(before, vector[j - 1]);
+      vector[0] = before;
+    } else {
+#pragma unroll
+      for (int j = 0; j < V; ++j) vector[j] = op(before, vector[j]);
+    }
+    rounds_before = op(rounds_before, shuffle_from(lanes_through_mine, kWarpSize - 1));
   }
 
   // The total of the warp's run, in order, to every lane, without scanning it: per round, each
@@ -281,6 +392,8 @@ struct RegisterTile {
   // Puts `prefix` in front of every item of the thread.
   template <class T, class Op>
   __device__ static void prepend(T (&items)[Items], T prefix, const Op& op = Op{}) {
+    if constexpr (SharedReference::kApplies<T, Op>)
+      if (SharedReference::prepend(items, prefix)) return;
 #pragma unroll
     for (int i = 0; i < Items; ++i) items[i] = op(prefix, items[i]);
   }
