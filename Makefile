@@ -98,12 +98,14 @@ endif
 
 # Test programs that only a GPU test runs: the library's self-tests, which instantiate the tuned
 # kernel in every configuration of the table for a dozen element types, operators and forms, or
-# the row and column kernels for cummax's pairs (minutes of compiling), and the fixtures of
-# tests/test_gpu.py and tests/test_multi_gpu.py.
+# the row and column kernels for cummax's pairs, the axis scans' forms and types, the
+# recurrences' maps and the segments' offsets (minutes of compiling: axis_selftest alone took 4
+# of CI's 2-core build), and the fixtures of tests/test_gpu.py and tests/test_multi_gpu.py.
 # test-programs builds them where a GPU is visible (nvidia-smi), where their tests run;
 # GPU_TESTS=1 builds them anyway (to see that they compile), GPU_TESTS=0 leaves them out.
 GPU_ONLY_TEST_PROGRAMS := build/tests/api_selftest build/tests/api_forms_selftest build/tests/copy_posing_as_scan \
-  build/tests/noisy_copy build/tests/multi_gpu_skips_last_element build/tests/scan_ops_selftest
+  build/tests/noisy_copy build/tests/multi_gpu_skips_last_element build/tests/scan_ops_selftest \
+  build/tests/axis_selftest build/tests/recurrence_selftest build/tests/segmented_selftest
 ifndef GPU_TESTS
 GPU_TESTS := $(shell nvidia-smi -L 2>/dev/null | grep -q '^GPU' && echo 1 || echo 0)
 endif
