@@ -707,15 +707,23 @@ def select(tmp_path, space, gpus=("t100", "t200"), expect_success=True):
     return (table.read_text() if table.exists() else None), result
 
 
-def configs_of(table):
+def table_block(table, compact=False):
+    """One of the generated header's two tables: the full one, or the compact one (under
+    SCAN_ZOO_COMPACT_TUNED_TABLE, between #else and #endif)."""
+    full, rest = table.split("\n#else\n")
+    return rest.split("\n#endif\n")[0] if compact else full
+
+
+def configs_of(table, compact=False):
     """The generated table's configurations, by index: the names in the comments of Configs."""
-    return [line.split("// ")[1].split(": ")[1] for line in table.splitlines() if line.strip().startswith("ConfigAt<")]
+    return [line.split("// ")[1].split(": ")[1] for line in table_block(table, compact).splitlines()
+            if line.strip().startswith("ConfigAt<")]
 
 
-def rows_of(table, array):
+def rows_of(table, array, compact=False):
     """The (log2_n, configuration name) rows of one GPU's row array."""
-    body = table.split(f"inline constexpr Row {array}[] = {{")[1].split("};")[0]
-    names = configs_of(table)
+    body = table_block(table, compact).split(f"inline constexpr Row {array}[] = {{")[1].split("};")[0]
+    names = configs_of(table, compact)
     rows = []
     for line in body.strip().splitlines():
         log2_n, index = line.split("}")[0].strip(" {").split(", ")
@@ -822,30 +830,52 @@ def test_tune_select_without_the_space_listing_says_how_to_make_it(tmp_path):
 
 
 def test_generated_table_compiles(tmp_path, space):
-    # Compiled and run on the host (no GPU needed): Configs holds, in order, the configurations
-    # that the comments name, each the type whose name() the sweep measured.
+    # Compiled and run on the host (no GPU needed), as it is and with the compact table: Configs
+    # holds, in order, the configurations that the comments name, each the type whose name() the
+    # sweep measured.
     table, _ = select(tmp_path, space)
     probe = tmp_path / "probe.cu"
     probe.write_text('#include <cstdio>\n'
                      '#include "tuned_table.cuh"\n'
                      '#include "single_pass/tuned_names.cuh"\n'
                      "namespace tuned = scan_zoo::detail::tuned;\n"
+                     "#ifndef SCAN_ZOO_COMPACT_TUNED_TABLE\n"
                      "static_assert(tuned::kFallback == 3);\n"
-                     "static_assert(tuned::kTables[1].rows == tuned::kRowsT200);\n"
                      "static_assert(tuned::kRowsT200[1].log2_n == 28 && tuned::kRowsT200[1].config == 1);\n"
+                     "#else\n"
+                     "static_assert(tuned::kFallback == 0);\n"
+                     "#endif\n"
+                     "static_assert(tuned::kTables[1].rows == tuned::kRowsT200);\n"
                      "static_assert(tuned::kTables[1].peak_memory_gbps == 4800);\n"
                      "template <class... Configs>\n"
                      "void print_names(scan_zoo::detail::TypeList<Configs...>) {\n"
                      "  (std::puts(zoo::tuned_config_name<Configs>().c_str()), ...);\n"
                      "}\n"
                      "int main() { print_names(tuned::Configs{}); }\n")
-    result = run(["nvcc", "-std=c++17", "-arch=sm_90", "-I", tmp_path, "-I", ROOT / "src", "-I",
-                  ROOT / "include" / "scan_zoo" / "detail", "-I", ROOT / "include", "-o", tmp_path / "probe", probe],
-                 timeout=300)
-    assert result.returncode == 0, result.stderr
-    names = run([tmp_path / "probe"])
-    assert names.returncode == 0, names.stderr
-    assert names.stdout.splitlines() == configs_of(table)
+    for compact, define in ((False, []), (True, ["-DSCAN_ZOO_COMPACT_TUNED_TABLE"])):
+        binary = tmp_path / f"probe_compact_{compact}"
+        result = run(["nvcc", "-std=c++17", "-arch=sm_90", *define, "-I", tmp_path, "-I", ROOT / "src", "-I",
+                      ROOT / "include" / "scan_zoo" / "detail", "-I", ROOT / "include", "-o", binary, probe],
+                     timeout=300)
+        assert result.returncode == 0, result.stderr
+        names = run([binary])
+        assert names.returncode == 0, names.stderr
+        assert names.stdout.splitlines() == configs_of(table, compact)
+
+
+def test_compact_table_starts_with_the_fallback_and_covers_every_gpu(tmp_path, space):
+    # The compact table (SCAN_ZOO_COMPACT_TUNED_TABLE): one set for both fixture GPUs, the
+    # fallback first (kFallback = 0), every row of each GPU naming one of the set, and each GPU's
+    # report saying what the set gives up against its full table.
+    table, _ = select(tmp_path, space)
+    compact = configs_of(table, compact=True)
+    fallback = configs_of(table)[int(re.search(r"kFallback = (\d+);", table_block(table)).group(1))]
+    assert compact[0] == fallback and "kFallback = 0;" in table_block(table, compact=True)
+    assert len(compact) == len(set(compact)) <= len(configs_of(table))
+    for gpu in ("T100", "T200"):
+        assert {name for _, name in rows_of(table, f"kRows{gpu}", compact=True)} <= set(compact)
+        report = (tmp_path / "bench" / gpu.lower() / "TUNING.md").read_text()
+        assert "## The compact table (the Python package's build)" in report and "worst N is 2^" in report
 
 
 def test_sass_compare_counts_removed_instructions(tmp_path):

@@ -55,6 +55,10 @@ REFERENCES = ("memcpy_baseline", "cub_scan")
 # A configuration within 1% of the ideal at some N counts as ideal there: closer than that, two
 # configurations trade places from one sweep to the next (median of 25 cold reps).
 TOLERANCE = 0.01
+# The compact table (SCAN_ZOO_COMPACT_TUNED_TABLE, what the Python package compiles: a quarter of
+# the 1-D kernels, the package's build time being bounded; docs/python.md, "Build cost"): one set
+# for every GPU, with one within this much of each GPU's fastest at every N.
+COMPACT_TOLERANCE = 0.05
 DENSITY_SIZES = (2**12, 2**16, 2**20, 2**24, 2**28)
 # What the C++ side needs of a sweep's header to tell GPUs apart and find the nearest one.
 HEADER_FIELDS = ("gpu", "compute_capability", "sm_count", "peak_memory_gbps")
@@ -156,24 +160,42 @@ def metric_winners(scores):
             for metric, ascending in METRIC_SENSE.items()}
 
 
-def compress(table, tolerance=TOLERANCE):
-    """The smallest set of configurations with one within `tolerance` of the ideal at every N
-    (greedy set cover: most sizes covered first, ties to the higher mean ratio to the ideal),
-    and for each N the fastest configuration of that set. Returns (chosen configs, {n: config})."""
-    ideal = table.max(axis=0)
-    ratio = table / ideal
+def cover(ratio, tolerance, chosen=()):
+    """The configurations (rows of `ratio`, each one's ratio to the ideal at each column) that
+    `chosen` begins with, then the fewest more with one within `tolerance` of the ideal at every
+    column (greedy set cover: most columns covered first, ties to the higher mean ratio)."""
     eligible = ratio >= 1 - tolerance
-    uncovered = set(table.columns)
-    chosen = []
+    chosen = list(chosen)
+    uncovered = set(ratio.columns)
+    for name in chosen:
+        uncovered -= set(eligible.columns[eligible.loc[name]])
     while uncovered:
-        cover = eligible[sorted(uncovered)].sum(axis=1)
-        best = cover.max()
-        tied = cover[cover == best].index
+        covers = eligible[sorted(uncovered)].sum(axis=1)
+        tied = covers[covers == covers.max()].index
         pick = ratio.loc[tied].mean(axis=1).sort_values(ascending=False).index[0]
         chosen.append(pick)
         uncovered -= set(eligible.columns[eligible.loc[pick]])
+    return chosen
+
+
+def compress(table, tolerance=TOLERANCE):
+    """The smallest set of configurations with one within `tolerance` of the ideal at every N
+    (cover), and for each N the fastest configuration of that set. Returns (chosen configs,
+    {n: config})."""
+    chosen = cover(table / table.max(axis=0), tolerance)
     per_n = {n: table.loc[chosen, n].idxmax() for n in table.columns}
     return chosen, per_n
+
+
+def compact_cover(sweeps, fallback, tolerance=COMPACT_TOLERANCE):
+    """The compact table: one set for every GPU, the fallback first, then the fewest
+    configurations (candidates on every GPU) with one within `tolerance` of each GPU's fastest at
+    each of its N; and each GPU's fastest of the set at each N. Returns (chosen, {slug: {n: config}})."""
+    common = sorted(set.intersection(*(set(s.table.index) for s in sweeps)))
+    ratio = pd.concat([(s.table.loc[common] / s.table.max(axis=0)).rename(columns=lambda n, slug=s.slug: (slug, n))
+                       for s in sweeps], axis=1)
+    chosen = cover(ratio, tolerance, [fallback.name])
+    return chosen, {s.slug: {n: s.table.loc[chosen, n].idxmax() for n in s.table.columns} for s in sweeps}
 
 
 @dataclass
@@ -227,8 +249,31 @@ def rows_name(sweep):
     return "kRows" + re.sub(r"[^A-Z0-9]", "_", sweep.slug.upper())
 
 
-def write_table(path, source, sweeps, configs, fallback, space):
+def table_body(sweeps, configs, fallback_name, per_n, space):
+    """The lines of one table: its Configs, kFallback, each GPU's rows (per_n: slug -> {n: config})
+    and kTables."""
     index = {name: i for i, name in enumerate(configs)}
+    lines = ["using Configs = TypeList<"]
+    for i, name in enumerate(configs):
+        comma = "," if i + 1 < len(configs) else ">;"
+        lines.append(f"    ConfigAt<{space.loc[name, 'index']}>{comma}  // {i}: {name}")
+    lines += ["", "// The configuration for GPUs without a measured or compatible table.",
+              f"inline constexpr int kFallback = {index[fallback_name]};", ""]
+    entries = []
+    for s in sweeps:
+        rows = table_rows(per_n[s.slug])
+        lines.append(f"inline constexpr Row {rows_name(s)}[] = {{")
+        lines += [f"    {{{log2_n}, {index[name]}}},  // {name}" for log2_n, name in rows]
+        lines.append("};")
+        major, minor = s.header["compute_capability"].split(".")
+        entries.append(f"    {{{json.dumps(s.gpu)}, {int(major)}, {int(minor)}, {int(s.header['sm_count'])}, "
+                       f"{round(float(s.header['peak_memory_gbps']))}, {rows_name(s)}, {len(rows)}}},")
+    return lines + ["inline constexpr Table kTables[] = {", *entries, "};"]
+
+
+def write_table(path, source, sweeps, configs, fallback, compact, space):
+    """The generated header: the full table (configs, each sweep's per_n), and the compact one
+    (compact: compact_cover's chosen and per_n) under SCAN_ZOO_COMPACT_TUNED_TABLE."""
     sweeps_line = "; ".join(f"{s.gpu} (commit {s.header.get('git_commit', '?')}, {s.header.get('date', '?')})"
                             for s in sweeps)
     regimes = ", ".join(sorted({s.header.get("l2", "cold") for s in sweeps}))
@@ -238,30 +283,26 @@ def write_table(path, source, sweeps, configs, fallback, space):
     else:
         how = ["// (bench/<gpu>/TUNING.md); kFallback: the best worst-case ratio to the fastest over all GPUs and N",
                "// among the configurations that are candidates on every GPU; NONE of them is never slower than CUB."]
+    compact_configs, compact_per_n = compact
     lines = [
         f"// scan_zoo/detail/tuned_table.cuh -- GENERATED by tune/tune_select.py from {source}; do not edit by hand.",
         f"// Sweeps (int32 inclusive sum, {regimes} L2): {sweeps_line}.",
         "// Configs: per GPU, the smallest set with one within 1% of the fastest measured at every power of two",
         *how,
+        "// With SCAN_ZOO_COMPACT_TUNED_TABLE defined (in every translation unit of a program alike: the two",
+        f"// tables number their configurations differently), the compact table: {len(compact_configs)} configurations "
+        f"for every GPU,",
+        f"// the fallback and then the fewest with one within {COMPACT_TOLERANCE:.0%} of each GPU's fastest at "
+        "every power of two,",
+        "// for a build that compiles fewer kernels (the Python package's; docs/python.md, \"Build cost\").",
         "#pragma once",
         "",
         '#include "tuned_space.cuh"',
         "",
         "namespace scan_zoo::detail::tuned {",
         "",
-        "// The configurations by their index in the space (tuned_space.cuh), as its listing numbered",
-        "// them when this table was generated.",
         f'static_assert(kSpaceSize == {len(space)}, "this table indexes a space of {len(space)} configurations '
         '(tuned_space.cuh): regenerate it (make tune-select)");',
-        "using Configs = TypeList<",
-    ]
-    for i, name in enumerate(configs):
-        comma = "," if i + 1 < len(configs) else ">;"
-        lines.append(f"    ConfigAt<{space.loc[name, 'index']}>{comma}  // {i}: {name}")
-    lines += [
-        "",
-        "// The configuration for GPUs without a measured or compatible table.",
-        f"inline constexpr int kFallback = {index[fallback.name]};",
         "",
         "// Config index for N in (2^(previous row's log2_n), 2^log2_n]; below the first row the first",
         "// row's config, above the last the last row's.",
@@ -281,17 +322,17 @@ def write_table(path, source, sweeps, configs, fallback, space):
         "  int count;",
         "};",
         "",
+        "// The configurations by their index in the space (tuned_space.cuh), as its listing numbered",
+        "// them when this table was generated.",
+        "#ifndef SCAN_ZOO_COMPACT_TUNED_TABLE",
+        *table_body(sweeps, configs, fallback.name, {s.slug: s.per_n for s in sweeps}, space),
+        "#else",
+        *table_body(sweeps, compact_configs, fallback.name, compact_per_n, space),
+        "#endif",
+        "",
+        "}  // namespace scan_zoo::detail::tuned",
+        "",
     ]
-    entries = []
-    for s in sweeps:
-        rows = table_rows(s.per_n)
-        lines.append(f"inline constexpr Row {rows_name(s)}[] = {{")
-        lines += [f"    {{{log2_n}, {index[name]}}},  // {name}" for log2_n, name in rows]
-        lines.append("};")
-        major, minor = s.header["compute_capability"].split(".")
-        entries.append(f"    {{{json.dumps(s.gpu)}, {int(major)}, {int(minor)}, {int(s.header['sm_count'])}, "
-                       f"{round(float(s.header['peak_memory_gbps']))}, {rows_name(s)}, {len(rows)}}},")
-    lines += ["inline constexpr Table kTables[] = {", *entries, "};", "", "}  // namespace scan_zoo::detail::tuned", ""]
     Path(path).write_text("\n".join(lines))
 
 
@@ -347,7 +388,22 @@ def fallback_section(sweep, sweeps, fallback):
     return text
 
 
-def write_report(sweep, sweeps, fallback, scores, winners, space):
+def compact_section(sweep, compact):
+    """What the compact table (SCAN_ZOO_COMPACT_TUNED_TABLE) runs on this GPU, and what it gives up."""
+    chosen, per_n = compact
+    table, ours = sweep.table, per_n[sweep.slug]
+    ratio = pd.Series({n: table.loc[ours[n], n] / table.loc[sweep.per_n[n], n] for n in table.columns})
+    large = ratio[ratio.index >= 2**20]
+    from_2_20 = (f", and from 2^20 on {pow2_label(large.idxmin())} at {large.min():.3f}x" if len(large) else "")
+    return ["## The compact table (the Python package's build)", "",
+            f"With `SCAN_ZOO_COMPACT_TUNED_TABLE` a build compiles {len(chosen)} configurations for every GPU "
+            f"(the fallback, then the fewest with one within {100 * COMPACT_TOLERANCE:.0f}% of each GPU's fastest at "
+            f"every N): {', '.join(f'`{c}`' for c in chosen)}. On this GPU it runs {len(set(ours.values()))} of them; "
+            f"against the shipped table's choice its worst N is {pow2_label(ratio.idxmin())} at "
+            f"{ratio.min():.3f}x{from_2_20}.", ""]
+
+
+def write_report(sweep, sweeps, fallback, compact, scores, winners, space):
     path = sweep.folder / "TUNING.md"
     table, gbps, rows, header = sweep.table, sweep.gbps, sweep.rows, sweep.header
     sizes = list(table.columns)
@@ -392,6 +448,7 @@ def write_report(sweep, sweeps, fallback, scores, winners, space):
     text += ["", f"The shipped table uses {len(set(sweep.per_n.values()))} configurations "
              f"(each N gets one within {100 * TOLERANCE:.0f}% of the fastest measured there).", ""]
     text += fallback_section(sweep, sweeps, fallback)
+    text += compact_section(sweep, compact)
     text += ["## Best single configuration by each metric", ""]
     body = []
     for metric, name in winners.items():
@@ -519,15 +576,17 @@ def main(argv=None):
               f"the fallback, {fallback.name}, is the best worst-case ratio regardless", file=sys.stderr)
     configs = shipped_configs(sweeps, fallback)
     source = ", ".join(shown(p) for p in paths) if args.tuning else f"{args.bench_dir}/*/tuning.txt"
-    write_table(args.table, source, sweeps, configs, fallback, space)
+    compact = compact_cover(sweeps, fallback)
+    write_table(args.table, source, sweeps, configs, fallback, compact, space)
     for s in sweeps:
         scores = metrics(s.table)
         winners = metric_winners(scores)
-        write_report(s, sweeps, fallback, scores, winners, space)
+        write_report(s, sweeps, fallback, compact, scores, winners, space)
         plot_ideal_vs_single(s, winners, fallback)
         plot_density(s)
     print(f"tune_select: {len(configs)} configurations for {len(sweeps)} GPUs "
-          f"({', '.join(s.slug for s in sweeps)}) in {args.table}; fallback {fallback.name}; "
+          f"({', '.join(s.slug for s in sweeps)}) in {args.table} ({len(compact[0])} in the compact table); "
+          f"fallback {fallback.name}; "
           f"reports {', '.join(shown(s.folder / 'TUNING.md') for s in sweeps)}", file=sys.stderr)
     return 0
 

@@ -3,15 +3,39 @@
 // Configs: per GPU, the smallest set with one within 1% of the fastest measured at every power of two
 // (bench/<gpu>/TUNING.md); kFallback: among the configurations that are candidates on every GPU
 // and never slower than CUB there, the best worst-case ratio to the fastest over all GPUs and N.
+// With SCAN_ZOO_COMPACT_TUNED_TABLE defined (in every translation unit of a program alike: the two
+// tables number their configurations differently), the compact table: 4 configurations for every GPU,
+// the fallback and then the fewest with one within 5% of each GPU's fastest at every power of two,
+// for a build that compiles fewer kernels (the Python package's; docs/python.md, "Build cost").
 #pragma once
 
 #include "tuned_space.cuh"
 
 namespace scan_zoo::detail::tuned {
 
+static_assert(kSpaceSize == 864, "this table indexes a space of 864 configurations (tuned_space.cuh): regenerate it (make tune-select)");
+
+// Config index for N in (2^(previous row's log2_n), 2^log2_n]; below the first row the first
+// row's config, above the last the last row's.
+struct Row {
+  int log2_n;
+  int config;
+};
+// A measured GPU: its device name, compute capability, SM count and peak memory bandwidth (the
+// sweep header's), so that a GPU without a table can borrow the nearest compatible one.
+struct Table {
+  const char* gpu;
+  int cc_major;
+  int cc_minor;
+  int sms;
+  int peak_memory_gbps;
+  const Row* rows;
+  int count;
+};
+
 // The configurations by their index in the space (tuned_space.cuh), as its listing numbered
 // them when this table was generated.
-static_assert(kSpaceSize == 864, "this table indexes a space of 864 configurations (tuned_space.cuh): regenerate it (make tune-select)");
+#ifndef SCAN_ZOO_COMPACT_TUNED_TABLE
 using Configs = TypeList<
     ConfigAt<310>,  // 0: 256x32.exch.dense.w32.sleep600.scanned
     ConfigAt<162>,  // 1: 128x16.exch.dense.w32.sleep200.scanned
@@ -32,24 +56,6 @@ using Configs = TypeList<
 
 // The configuration for GPUs without a measured or compatible table.
 inline constexpr int kFallback = 15;
-
-// Config index for N in (2^(previous row's log2_n), 2^log2_n]; below the first row the first
-// row's config, above the last the last row's.
-struct Row {
-  int log2_n;
-  int config;
-};
-// A measured GPU: its device name, compute capability, SM count and peak memory bandwidth (the
-// sweep header's), so that a GPU without a table can borrow the nearest compatible one.
-struct Table {
-  const char* gpu;
-  int cc_major;
-  int cc_minor;
-  int sms;
-  int peak_memory_gbps;
-  const Row* rows;
-  int count;
-};
 
 inline constexpr Row kRowsH100[] = {
     {10, 7},  // 128x8.exch.sector.w32.sleep600.scanned
@@ -84,5 +90,39 @@ inline constexpr Table kTables[] = {
     {"NVIDIA H100 80GB HBM3", 9, 0, 132, 3352, kRowsH100, 13},
     {"NVIDIA H200", 9, 0, 132, 4814, kRowsH200, 12},
 };
+#else
+using Configs = TypeList<
+    ConfigAt<19>,  // 0: 256x16.exch.dense.w32.spin.scanned
+    ConfigAt<166>,  // 1: 256x32.exch.dense.w32.sleep200.scanned
+    ConfigAt<54>,  // 2: 128x16.exch.sector.w32.spin.scanned
+    ConfigAt<237>>;  // 3: 128x32.exch.dense.w64.sleep200.scanned
+
+// The configuration for GPUs without a measured or compatible table.
+inline constexpr int kFallback = 0;
+
+inline constexpr Row kRowsH100[] = {
+    {11, 2},  // 128x16.exch.sector.w32.spin.scanned
+    {12, 0},  // 256x16.exch.dense.w32.spin.scanned
+    {13, 1},  // 256x32.exch.dense.w32.sleep200.scanned
+    {16, 2},  // 128x16.exch.sector.w32.spin.scanned
+    {18, 3},  // 128x32.exch.dense.w64.sleep200.scanned
+    {19, 0},  // 256x16.exch.dense.w32.spin.scanned
+    {21, 1},  // 256x32.exch.dense.w32.sleep200.scanned
+    {22, 0},  // 256x16.exch.dense.w32.spin.scanned
+    {30, 1},  // 256x32.exch.dense.w32.sleep200.scanned
+};
+inline constexpr Row kRowsH200[] = {
+    {11, 2},  // 128x16.exch.sector.w32.spin.scanned
+    {12, 0},  // 256x16.exch.dense.w32.spin.scanned
+    {14, 2},  // 128x16.exch.sector.w32.spin.scanned
+    {16, 0},  // 256x16.exch.dense.w32.spin.scanned
+    {19, 3},  // 128x32.exch.dense.w64.sleep200.scanned
+    {30, 1},  // 256x32.exch.dense.w32.sleep200.scanned
+};
+inline constexpr Table kTables[] = {
+    {"NVIDIA H100 80GB HBM3", 9, 0, 132, 3352, kRowsH100, 9},
+    {"NVIDIA H200", 9, 0, 132, 4814, kRowsH200, 6},
+};
+#endif
 
 }  // namespace scan_zoo::detail::tuned
