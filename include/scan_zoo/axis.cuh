@@ -26,7 +26,8 @@
 // contract, except its size: workspace_bytes<Acc, In>(shape) (below; In only when wider than
 // Acc) is enough for a scan of `shape`.
 // Options: `total` receives the outer x inner line totals (row-major, [outer, inner], initial
-// value included; allocate that many Out); `config` must stay kAutomatic (the configurations of
+// value included; allocate that many Out; a call without Options asks for none, and compiles
+// the row kernel only in its form without them); `config` must stay kAutomatic (the configurations of
 // the table are the 1-D scan's); Determinism::RunToRun is not implemented for axis scans yet (a
 // compile error says so).
 // Errors: cudaErrorInvalidValue for a negative extent, outer x length x inner beyond 2^63 - 1, a
@@ -129,11 +130,18 @@ cudaError_t scan_lines(const Args& args, const Starts& starts, Workspace& worksp
                                });
 }
 
+// Whether a scan along an axis may be asked for its line totals (Options::total): a call without
+// Options never is, and then the row kernel is compiled without them alone, not beside its form
+// that writes them (RowStarts<true>): a quarter to a half of the kernels of a build that makes
+// only such calls (the Python package's; docs/python.md, "Build cost").
+enum class LineTotals { Possible, Never };
+
 // The row kernel over lines of `length` elements each, with their totals when args.total asks.
-template <class Args>
+template <LineTotals Totals, class Args>
 cudaError_t scan_rows(const Args& args, std::int64_t length, Workspace& workspace, cudaStream_t stream) {
-  return args.total ? scan_lines(args, RowStarts<true>{length}, workspace, stream)
-                    : scan_lines(args, RowStarts<false>{length}, workspace, stream);
+  if constexpr (Totals == LineTotals::Possible)
+    if (args.total) return scan_lines(args, RowStarts<true>{length}, workspace, stream);
+  return scan_lines(args, RowStarts<false>{length}, workspace, stream);
 }
 
 // The number the descriptors of one slab of rows as items go by in the workspace's bookkeeping:
@@ -166,8 +174,8 @@ bool refuses(const In* in, SplitPointer<T, I> out, std::int64_t n, int config) {
 
 // The scan of `shape` along its axis. In: the element type, read through InputPointer<In> (a
 // pointer, or two arrays zipped); Out written through OutputPointer<Out> (a pointer, or a value
-// and an index array).
-template <class AccChoice, bool Reverse, class In, class Out, class Init, class Op, Determinism D>
+// and an index array); Totals: whether options.total may be set.
+template <class AccChoice, bool Reverse, class In, LineTotals Totals, class Out, class Init, class Op, Determinism D>
 cudaError_t scan_along(typename InputPointer<In>::type in, typename OutputPointer<Out>::type out, const Shape& shape,
                        ScanKind kind, const Init& initial, const Op& op, Workspace& workspace, cudaStream_t stream,
                        const Options<Out, D>& options) {
@@ -185,7 +193,7 @@ cudaError_t scan_along(typename InputPointer<In>::type in, typename OutputPointe
       if (shape.inner == 2 && rows_as_items<2>(args)) {
         if constexpr (kFlatRows<Acc, 2>)
           if (shape.outer == 1) return scan_flat_rows(as_rows<2>(args), workspace, stream);
-        return scan_rows(as_rows<2>(args), shape.length, workspace, stream);
+        return scan_rows<Totals>(as_rows<2>(args), shape.length, workspace, stream);
       }
     if constexpr (kRowItems<In, Out, Acc, 3>)
       if (shape.inner == 3 && shape.outer == 1 && rows_as_items<3>(args))
@@ -204,7 +212,7 @@ cudaError_t scan_along(typename InputPointer<In>::type in, typename OutputPointe
       const Scratch memory = WorkspaceAccess::memory(workspace);
       return ColumnsScan<>::launch(args, g, {memory.data, bytes}, epoch, stream);
     }
-    return scan_rows(args, shape.length, workspace, stream);
+    return scan_rows<Totals>(args, shape.length, workspace, stream);
   } else {
     return cudaErrorInvalidValue;  // unreachable: a static_assert above has failed
   }
@@ -212,52 +220,89 @@ cudaError_t scan_along(typename InputPointer<In>::type in, typename OutputPointe
 
 }  // namespace detail
 
-// The six scans of scan.cuh along one axis of `shape` (the top of this file).
+// The six scans of scan.cuh along one axis of `shape` (the top of this file), each in two
+// forms: with Options, and without (no line totals, so that the row kernel is compiled only
+// without them: detail::LineTotals).
 template <class AccChoice = UseDefault, class In, class Out, class Op, Determinism D = Determinism::NotGuaranteed>
+cudaError_t inclusive_scan(const In* in, Out* out, const Shape& shape, Op op, Workspace& workspace, cudaStream_t stream,
+                           const Options<Out, D>& options) {
+  return detail::scan_along<AccChoice, false, In, detail::LineTotals::Possible>(
+      in, out, shape, detail::ScanKind::Inclusive, detail::IdentityInFront{}, op, workspace, stream, options);
+}
+template <class AccChoice = UseDefault, class In, class Out, class Op>
 cudaError_t inclusive_scan(const In* in, Out* out, const Shape& shape, Op op, Workspace& workspace,
-                           cudaStream_t stream = 0, const Options<Out, D>& options = {}) {
-  return detail::scan_along<AccChoice, false, In>(in, out, shape, detail::ScanKind::Inclusive, detail::IdentityInFront{},
-                                              op, workspace, stream, options);
+                           cudaStream_t stream = 0) {
+  return detail::scan_along<AccChoice, false, In, detail::LineTotals::Never>(
+      in, out, shape, detail::ScanKind::Inclusive, detail::IdentityInFront{}, op, workspace, stream, Options<Out>{});
 }
 
 template <class AccChoice = UseDefault, class In, class Out, class Init, class Op,
           Determinism D = Determinism::NotGuaranteed>
 cudaError_t inclusive_scan_init(const In* in, Out* out, const Shape& shape, const Init& initial, Op op,
-                                Workspace& workspace, cudaStream_t stream = 0, const Options<Out, D>& options = {}) {
-  return detail::scan_along<AccChoice, false, In>(in, out, shape, detail::ScanKind::Inclusive, initial, op, workspace,
-                                              stream, options);
+                                Workspace& workspace, cudaStream_t stream, const Options<Out, D>& options) {
+  return detail::scan_along<AccChoice, false, In, detail::LineTotals::Possible>(
+      in, out, shape, detail::ScanKind::Inclusive, initial, op, workspace, stream, options);
+}
+template <class AccChoice = UseDefault, class In, class Out, class Init, class Op>
+cudaError_t inclusive_scan_init(const In* in, Out* out, const Shape& shape, const Init& initial, Op op,
+                                Workspace& workspace, cudaStream_t stream = 0) {
+  return detail::scan_along<AccChoice, false, In, detail::LineTotals::Never>(
+      in, out, shape, detail::ScanKind::Inclusive, initial, op, workspace, stream, Options<Out>{});
 }
 
 template <class AccChoice = UseDefault, class In, class Out, class Init, class Op,
           Determinism D = Determinism::NotGuaranteed>
-cudaError_t exclusive_scan(const In* in, Out* out, const Shape& shape, const Init& initial, Op op,
-                           Workspace& workspace, cudaStream_t stream = 0, const Options<Out, D>& options = {}) {
-  return detail::scan_along<AccChoice, false, In>(in, out, shape, detail::ScanKind::Exclusive, initial, op, workspace,
-                                              stream, options);
+cudaError_t exclusive_scan(const In* in, Out* out, const Shape& shape, const Init& initial, Op op, Workspace& workspace,
+                           cudaStream_t stream, const Options<Out, D>& options) {
+  return detail::scan_along<AccChoice, false, In, detail::LineTotals::Possible>(
+      in, out, shape, detail::ScanKind::Exclusive, initial, op, workspace, stream, options);
+}
+template <class AccChoice = UseDefault, class In, class Out, class Init, class Op>
+cudaError_t exclusive_scan(const In* in, Out* out, const Shape& shape, const Init& initial, Op op, Workspace& workspace,
+                           cudaStream_t stream = 0) {
+  return detail::scan_along<AccChoice, false, In, detail::LineTotals::Never>(
+      in, out, shape, detail::ScanKind::Exclusive, initial, op, workspace, stream, Options<Out>{});
 }
 
 template <class AccChoice = UseDefault, class In, class Out, class Op, Determinism D = Determinism::NotGuaranteed>
 cudaError_t reverse_inclusive_scan(const In* in, Out* out, const Shape& shape, Op op, Workspace& workspace,
-                                   cudaStream_t stream = 0, const Options<Out, D>& options = {}) {
-  return detail::scan_along<AccChoice, true, In>(in, out, shape, detail::ScanKind::Inclusive, detail::IdentityInFront{},
-                                             op, workspace, stream, options);
+                                   cudaStream_t stream, const Options<Out, D>& options) {
+  return detail::scan_along<AccChoice, true, In, detail::LineTotals::Possible>(
+      in, out, shape, detail::ScanKind::Inclusive, detail::IdentityInFront{}, op, workspace, stream, options);
+}
+template <class AccChoice = UseDefault, class In, class Out, class Op>
+cudaError_t reverse_inclusive_scan(const In* in, Out* out, const Shape& shape, Op op, Workspace& workspace,
+                                   cudaStream_t stream = 0) {
+  return detail::scan_along<AccChoice, true, In, detail::LineTotals::Never>(
+      in, out, shape, detail::ScanKind::Inclusive, detail::IdentityInFront{}, op, workspace, stream, Options<Out>{});
 }
 
 template <class AccChoice = UseDefault, class In, class Out, class Init, class Op,
           Determinism D = Determinism::NotGuaranteed>
 cudaError_t reverse_inclusive_scan_init(const In* in, Out* out, const Shape& shape, const Init& initial, Op op,
-                                        Workspace& workspace, cudaStream_t stream = 0,
-                                        const Options<Out, D>& options = {}) {
-  return detail::scan_along<AccChoice, true, In>(in, out, shape, detail::ScanKind::Inclusive, initial, op, workspace,
-                                             stream, options);
+                                        Workspace& workspace, cudaStream_t stream, const Options<Out, D>& options) {
+  return detail::scan_along<AccChoice, true, In, detail::LineTotals::Possible>(
+      in, out, shape, detail::ScanKind::Inclusive, initial, op, workspace, stream, options);
+}
+template <class AccChoice = UseDefault, class In, class Out, class Init, class Op>
+cudaError_t reverse_inclusive_scan_init(const In* in, Out* out, const Shape& shape, const Init& initial, Op op,
+                                        Workspace& workspace, cudaStream_t stream = 0) {
+  return detail::scan_along<AccChoice, true, In, detail::LineTotals::Never>(
+      in, out, shape, detail::ScanKind::Inclusive, initial, op, workspace, stream, Options<Out>{});
 }
 
 template <class AccChoice = UseDefault, class In, class Out, class Init, class Op,
           Determinism D = Determinism::NotGuaranteed>
 cudaError_t reverse_exclusive_scan(const In* in, Out* out, const Shape& shape, const Init& initial, Op op,
-                                   Workspace& workspace, cudaStream_t stream = 0, const Options<Out, D>& options = {}) {
-  return detail::scan_along<AccChoice, true, In>(in, out, shape, detail::ScanKind::Exclusive, initial, op, workspace,
-                                             stream, options);
+                                   Workspace& workspace, cudaStream_t stream, const Options<Out, D>& options) {
+  return detail::scan_along<AccChoice, true, In, detail::LineTotals::Possible>(
+      in, out, shape, detail::ScanKind::Exclusive, initial, op, workspace, stream, options);
+}
+template <class AccChoice = UseDefault, class In, class Out, class Init, class Op>
+cudaError_t reverse_exclusive_scan(const In* in, Out* out, const Shape& shape, const Init& initial, Op op,
+                                   Workspace& workspace, cudaStream_t stream = 0) {
+  return detail::scan_along<AccChoice, true, In, detail::LineTotals::Never>(
+      in, out, shape, detail::ScanKind::Exclusive, initial, op, workspace, stream, Options<Out>{});
 }
 
 // Bytes of device memory that a Workspace(memory, bytes) needs for a scan along an axis of

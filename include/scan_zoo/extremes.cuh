@@ -111,9 +111,9 @@ cudaError_t running_extreme(const T* in, T* values, I* indices, const Shape& sha
   if (shape.length > std::int64_t(std::numeric_limits<Position>::max())) return cudaErrorInvalidValue;
   using Pair = ValueIndex<ComparedAs<T>, Position>;
   using Out = Split<T, I>;
-  return scan_along<Pair, Reverse, Numbered<T>>(reinterpret_cast<const Numbered<T>*>(in), SplitPointer<T, I>{values, indices},
-                                                shape, ScanKind::Inclusive, IdentityInFront{}, Op{}, workspace, stream,
-                                                Options<Out>{});
+  return scan_along<Pair, Reverse, Numbered<T>, LineTotals::Never>(
+      reinterpret_cast<const Numbered<T>*>(in), SplitPointer<T, I>{values, indices}, shape, ScanKind::Inclusive,
+      IdentityInFront{}, Op{}, workspace, stream, Options<Out>{});
 }
 
 }  // namespace detail

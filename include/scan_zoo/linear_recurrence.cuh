@@ -89,9 +89,9 @@ cudaError_t linear_recurrence(const A* a, const B* b, H* h, const Shape& shape, 
   using State = accumulator_t<StateChoice, H>;
   using Map = Affine<State>;
   // h[-1] (h[length] reversed) in front of every line: the constant map to it.
-  return scan_along<Map, Reverse, Zip<A, B>>(ZipPointer<A, B>{a, b}, h, shape, ScanKind::Inclusive,
-                                             Map(State(0), h_outside), ComposeAffine{}, workspace, stream,
-                                             Options<H>{});
+  return scan_along<Map, Reverse, Zip<A, B>, LineTotals::Never>(ZipPointer<A, B>{a, b}, h, shape, ScanKind::Inclusive,
+                                                                Map(State(0), h_outside), ComposeAffine{}, workspace,
+                                                                stream, Options<H>{});
 }
 
 }  // namespace detail
