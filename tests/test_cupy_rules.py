@@ -4,8 +4,8 @@ cumulative_prod for CuPy arrays, held to NumPy's rules and to NumPy's and CuPy's
 Without a GPU (CI): NumPy 2's dtype rules (python/scan_zoo/_numpy_rules.py) against numpy itself
 for every dtype and the four functions: the default accumulation, dtype= (each element converted
 first, then accumulated), the promotion an out= brings and the cast into it; every accumulation
-NumPy makes has a way through scan_zoo's plans (_dtypes.scan_plan), or is refused with TypeError
-(complex products, the only ones); the functions' signatures are NumPy's (read from the source,
+NumPy makes has a way through scan_zoo's plans (_dtypes.scan_plan), and one NumPy does not know
+is refused with TypeError; the functions' signatures are NumPy's (read from the source,
 since importing the module needs CuPy). Needs numpy (skipped without it).
 
 With a GPU and CuPy: NumPy's own test cases for these functions (numpy/lib/tests/
@@ -56,7 +56,8 @@ def random_host(np, rng, shape, name, factors=False):
     """Random values of dtype `name`: integers of every bit random (sums and products wrap; odd with
     factors=True, so that no product wraps to 0), bool half true; floats and complex parts
     multiples of 1/8 in [-8, 8] (every partial sum exact in float32 and float64, and in float16
-    rounded once), or with factors=True signs with a rare 2 or 1/2 (every product exact)."""
+    rounded once), or with factors=True signs with a rare 2 or 1/2, complex ones turned a quarter
+    at random (1, i, -1 or -i times that: every product exact, its parts trading places)."""
     if name == "bool":
         return np.asarray(rng.integers(0, 2, shape)).astype(bool)
     if name in _dtypes.INTEGERS:
@@ -64,8 +65,9 @@ def random_host(np, rng, shape, name, factors=False):
         return np.asarray(bits | np.uint64(factors)).astype(name)  # truncated to the width: every bit random
     if factors:
         step = rng.integers(0, 1000, shape)
-        real = (rng.integers(0, 2, shape) * 2 - 1.0) * np.where(step == 0, 2.0, np.where(step == 1, 0.5, 1.0))
-        imag = np.zeros(shape)
+        size = (rng.integers(0, 2, shape) * 2 - 1.0) * np.where(step == 0, 2.0, np.where(step == 1, 0.5, 1.0))
+        turn = (rng.integers(0, 2, shape) == 1) & (name in _dtypes.COMPLEXES)
+        real, imag = np.where(turn, 0.0, size), np.where(turn, size, 0.0)
     else:
         real, imag = rng.integers(-64, 65, shape) / 8, rng.integers(-64, 65, shape) / 8
     return np.asarray(real + 1j * imag if name in _dtypes.COMPLEXES else real).astype(name)
@@ -188,17 +190,10 @@ def out_cases(np):
 def test_every_accumulation_numpy_makes_has_a_way_or_is_refused():
     """For both operators, every input dtype and every accumulation dtype, _numpy_rules.converted_first
     gives a dtype from which _dtypes.scan_plan reaches that accumulation (a bool one from another
-    dtype only by converting first), or raises TypeError: exactly for complex products, which
-    scan_zoo has no code for."""
+    dtype only by converting first): complex products included."""
     for op, name, accumulated in itertools.product(("sum", "prod"), DTYPES, DTYPES):
         function = "cumsum" if op == "sum" else "cumprod"
         source = REAL_PARTS[name] if name in REAL_PARTS and accumulated not in _dtypes.COMPLEXES else name
-        if op == "prod" and accumulated in _dtypes.COMPLEXES:
-            with pytest.raises(TypeError, match=rf"scan_zoo.cupy.cumprod: no code to accumulate {source} as "
-                                                rf"{accumulated} \(scan_zoo has no complex products; cupy.cumprod "
-                                                rf"computes them\)"):
-                _numpy_rules.converted_first(function, op, source, accumulated)
-            continue
         first = _numpy_rules.converted_first(function, op, source, accumulated)
         assert first in (source, accumulated), (op, name, accumulated)
         assert _dtypes.scan_plan(op, first, accumulated)[2] == accumulated, (op, name, accumulated)
@@ -313,13 +308,8 @@ def test_numpy_cumsum_basic(np, cupy, zoo, function, name):
 def test_numpy_cumprod_basic(np, cupy, zoo, function, name):
     """Ports numpy/lib/tests/test_function_base.py TestCumprod.test_basic (np.cumprod and
     np.cumulative_prod): the line and the table of each dtype, along axis -1 and 0, to the products
-    it lists. Complex products are refused here (TypeError: scan_zoo has no code for them) where
-    NumPy computes them."""
+    it lists (complex too: real values, as NumPy's test has them)."""
     line, table = np.array(BASIC_LINE, name), np.array(BASIC_TABLE, name)
-    if name in _dtypes.COMPLEXES:
-        with pytest.raises(TypeError, match=rf"scan_zoo.cupy.{function}: no code to accumulate {name} as {name}"):
-            getattr(zoo, function)(cupy.asarray(line), axis=-1)
-        return
     products = {(1, -1): [1, 2, 20, 220, 1320, 6600, 26400],
                 (2, 0): [[1, 2, 3, 4], [5, 12, 21, 36], [50, 36, 84, 180]],
                 (2, -1): [[1, 2, 6, 24], [5, 30, 210, 1890], [10, 30, 120, 600]]}
@@ -421,12 +411,7 @@ def test_cupy_cumsum_and_cumprod_cases(np, cupy, zoo, seed, function, name):
     test_cumprod_2dim_without_axis, test_cumprod_2dim_with_axis), every dtype: a line, a 4 x 5
     table flattened and along axis 1, a 4 x 5 x 6 array along each axis, into a poisoned out of
     the input's dtype, contiguous and every other element of a wider one, and arrays with a 0
-    extent along each axis; random values where CuPy's have 1, 2, 3, ... Complex products are
-    refused with TypeError."""
-    if function == "cumprod" and name in _dtypes.COMPLEXES:
-        with pytest.raises(TypeError, match=f"no code to accumulate {name} as {name}"):
-            zoo.cumprod(cupy.zeros(5, name))
-        return
+    extent along each axis; random values where CuPy's have 1, 2, 3, ..."""
     rng = np.random.default_rng(seed)
     factors = function == "cumprod"
     line, table = random_host(np, rng, (5,), name, factors), random_host(np, rng, (4, 5), name, factors)

@@ -169,6 +169,18 @@ def test_gradcheck_with_the_switch_on(torch, on, function):
     assert served(on, function)[0] > before[0]
 
 
+def test_complex_cumprod_gradcheck_with_the_switch_on(torch, on):
+    """gradcheck of complex128 cumprod along rows, columns and a middle axis (torch's backward for
+    complex products conjugates; its scans run on scan_zoo), no factor zero."""
+    generator = torch.Generator(device="cuda").manual_seed(58)
+    before = served(on, "cumprod")
+    for shape, dim in (((3, 11), 1), ((9, 4), 0), ((2, 7, 3), 1)):
+        parts = [torch.rand(shape, generator=generator, device="cuda", dtype=torch.float64) + 0.5 for _ in range(2)]
+        z = torch.complex(*parts).requires_grad_()
+        assert torch.autograd.gradcheck(lambda t, dim=dim: torch.cumprod(t, dim), (z,))
+    assert served(on, "cumprod")[0] > before[0]
+
+
 # ---- every dtype torch's CUDA kernels take, beyond OpInfo's lists ----
 
 # torch 2.11's CUDA cumsum and cumprod take these (the issue's survey on the H200); OpInfo lists
@@ -181,7 +193,8 @@ SHAPES_AND_DIMS = [((64, 1000), 1), ((1000, 64), 0), ((3, 517, 7), 1), ((100003,
 def _random(torch, shape, name, generator, factors=False):
     """Random values of dtype `name`: integers over their whole range (so that sums and products
     wrap; odd with factors=True), bool half true; floats and complex parts small multiples of 1/8 (partial sums exact in
-    float32), or with factors=True signs with a rare 2 or 1/2 (products exact, rarely past range)."""
+    float32), or with factors=True signs with a rare 2 or 1/2 (products exact, rarely past range), for complex
+    a quarter turn too (1, i, -1 or -i: the products' real and imaginary parts trade places, still exact)."""
     dtype = getattr(torch, name)
     if name == "bool":
         return torch.randint(0, 2, shape, generator=generator, device="cuda").bool()
@@ -192,7 +205,9 @@ def _random(torch, shape, name, generator, factors=False):
     if factors:
         sign = torch.randint(0, 2, shape, generator=generator, device="cuda").double() * 2 - 1
         step = torch.randint(0, 2000, shape, generator=generator, device="cuda")
-        parts = [sign * torch.where(step == 0, 2.0, torch.where(step == 1, 0.5, 1.0)), torch.zeros_like(sign)]
+        size = sign * torch.where(step == 0, 2.0, torch.where(step == 1, 0.5, 1.0))
+        turn = torch.randint(0, 2, shape, generator=generator, device="cuda").bool() & (name in _dtypes.COMPLEXES)
+        parts = [torch.where(turn, 0.0, size), torch.where(turn, size, 0.0)]
     else:
         parts = [torch.randint(-64, 65, shape, generator=generator, device="cuda").double() / 8 for _ in range(2)]
     return torch.complex(*parts).to(dtype) if name in _dtypes.COMPLEXES else parts[0].to(dtype)
@@ -381,11 +396,11 @@ def test_deterministic_mode_is_bit_identical(torch, on):
 
 def test_what_scan_zoo_lacks_falls_through_to_torch(torch, on, switch):
     z = torch.randn(8, 1000, dtype=torch.complex64, device="cuda")
-    before = served(on, "cumprod")
-    got = torch.cumprod(z, 1)
-    assert served(on, "cumprod")[1] == before[1] + 1
+    before = served(on, "logcumsumexp")
+    got = torch.logcumsumexp(z, 1)
+    assert served(on, "logcumsumexp")[1] == before[1] + 1
     with switch.enabled(False):
-        assert torch.equal(got, torch.cumprod(z, 1))
+        assert torch.equal(got, torch.logcumsumexp(z, 1))
 
 
 def test_torch_errors_stay_torch_errors(torch, switch):
@@ -410,7 +425,7 @@ def test_the_package_functions_refuse_bad_input_with_the_switch_off(torch, switc
         with pytest.raises(ValueError, match="x is on cpu"):
             scan_zoo.cumprod(torch.ones(3), 0)
         with pytest.raises(TypeError, match="no code for complex64 input"):
-            scan_zoo.cumprod(torch.ones(3, dtype=torch.complex64, device="cuda"), 0)
+            scan_zoo.logcumsumexp(torch.ones(3, dtype=torch.complex64, device="cuda"), 0)
         with pytest.raises(IndexError, match="dim 2 is out of range"):
             scan_zoo.logcumsumexp(torch.ones(3, 4, device="cuda"), 2)
         with pytest.raises(ValueError, match="out has shape"):

@@ -36,9 +36,20 @@ struct Plus {
   __host__ __device__ __forceinline__ static T identity() { return T(0); }
 };
 
+namespace detail {
+// A complex number type (complex.cuh's Complex, or any with real() and imag() and a constructor
+// from the two): what Multiplies takes the schoolbook product of.
+template <class T, class = void>
+struct IsComplex : cuda::std::false_type {};
+template <class T>
+struct IsComplex<T, cuda::std::void_t<decltype(cuda::std::declval<const T&>().imag())>> : cuda::std::true_type {};
+}  // namespace detail
+
 // Products (cumprod). Integer products wrap like sums, in the unsigned type, widened to unsigned
 // int for types narrower than it (whose operands C++ would otherwise promote to a signed int,
-// where 65535 x 65535 overflows).
+// where 65535 x 65535 overflows). Complex products are the schoolbook (ac - bd) + (ad + bc)i, as
+// torch's (c10::complex) and NumPy's are, without the recovery of infinities from NaNs that C99's
+// Annex G, and std::complex's operator*, add.
 struct Multiplies {
   template <class T>
   __host__ __device__ __forceinline__ T operator()(T a, T b) const {
@@ -46,6 +57,8 @@ struct Multiplies {
       using U = cuda::std::make_unsigned_t<T>;
       using Wide = cuda::std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, U>;
       return static_cast<T>(static_cast<Wide>(static_cast<U>(a)) * static_cast<Wide>(static_cast<U>(b)));
+    } else if constexpr (detail::IsComplex<T>::value) {
+      return T(a.real() * b.real() - a.imag() * b.imag(), a.real() * b.imag() + a.imag() * b.real());
     } else {
       return a * b;
     }

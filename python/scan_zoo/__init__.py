@@ -34,9 +34,9 @@ Functions (x a torch.Tensor, cupy.ndarray or jax.Array on a CUDA device, any sha
       h[t] = a[t] * h[t - 1] + b[t] along dim, h[-1] = 0 (reverse: h[t] = a[t] * h[t + 1] + b[t]).
       a and b of one shape and dtype: float32, bfloat16 or float16 give a float32 h, float64 a
       float64 h.
-Types: cumsum and cumprod take bool, every integer (uint16-64 included) and the float types,
-  cumsum also complex64 and complex128 (a plan over the kernels there are, _dtypes.py: uint64 as
-  int64's bits, complex as its float parts, others converted first; a narrow integer dtype= is
+Types: cumsum and cumprod take bool, every integer (uint16-64 included), the float types and
+  complex64 and complex128 (a plan over the kernels there are, _dtypes.py: uint64 as int64's
+  bits, a complex sum as its float parts, others converted first; a narrow integer dtype= is
   the int64 scan truncated, the wrapping result bit for bit); logcumsumexp the float types;
   cummax and cummin bool, uint8, the signed integers and the floats. Others raise TypeError
   saying which are taken.

@@ -16,7 +16,7 @@ Anything else is refused here, before any GPU work, with what is taken.
 """
 
 DTYPE_CODES = {"int32": 0, "int64": 1, "float32": 2, "float64": 3, "bfloat16": 4, "float16": 5, "bool": 6, "uint8": 7,
-               "int8": 8, "int16": 9}
+               "int8": 8, "int16": 9, "complex64": 10, "complex128": 11}
 OPERATOR_CODES = {"sum": 0, "max": 1, "min": 2, "prod": 3, "logsumexp": 4}
 # The function each operator serves, for messages.
 FUNCTIONS = {"sum": "cumsum", "max": "cummax", "min": "cummin", "prod": "cumprod", "logsumexp": "logcumsumexp"}
@@ -43,7 +43,7 @@ KERNEL_SUMS = {
     "int8": ("int64",),
     "int16": ("int64",),
 }
-# cumprod's, forward only.
+# cumprod's, forward only (complex: the schoolbook product, torch's and NumPy's).
 KERNEL_PRODUCTS = {
     "int32": ("int64",),
     "int64": ("int64",),
@@ -53,6 +53,8 @@ KERNEL_PRODUCTS = {
     "float16": ("float16",),
     "bool": ("int64",),
     "uint8": ("int64",),
+    "complex64": ("complex64",),
+    "complex128": ("complex128",),
 }
 # The kernel pairs built both ways, reverse included (python/src/typed_calls.cuh, Built::Both):
 # cumsum's of int32, int64 and the floats, which its gradient and segmented_cumsum use; every

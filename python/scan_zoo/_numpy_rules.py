@@ -38,7 +38,7 @@ def converted_first(function, op, in_dtype, accumulated):
     or "prod") accumulates it as `accumulated`: the input's own where _dtypes.scan_plan has a way
     from it (a kernel for the pair, or its own casts), else `accumulated` itself (NumPy's rule:
     each element converted, then accumulated; a float to int8, a complex to its real part).
-    TypeError where scan_zoo has no code for the accumulation (complex products)."""
+    TypeError where scan_zoo has no code for the accumulation."""
     # A bool accumulation of another dtype is converted here first: NumPy converts each element,
     # so 1 + -1 accumulates as True or True. (scan_plan's own bool plan converts first too since
     # ba465db; converting here keeps the rule visible where NumPy's rules live, at no extra cast.)
@@ -49,6 +49,4 @@ def converted_first(function, op, in_dtype, accumulated):
             return candidate
         except TypeError as error:
             refusal = error
-    why = "scan_zoo has no complex products; cupy.cumprod computes them" if accumulated in _dtypes.COMPLEXES \
-        else refusal
-    raise TypeError(f"scan_zoo.cupy.{function}: no code to accumulate {in_dtype} as {accumulated} ({why})")
+    raise TypeError(f"scan_zoo.cupy.{function}: no code to accumulate {in_dtype} as {accumulated} ({refusal})")

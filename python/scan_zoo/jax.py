@@ -26,10 +26,10 @@ narrowed as JAX narrows it, without its warning.
 
 What runs on scan_zoo: every integer, float and complex sum (dtype= included: converted first,
 then summed, as JAX does, in one pass where a kernel takes both dtypes); the products of bool, the
-integers and the floats; cummax and cummin of the signed integers, uint8 and the floats; and
-cumlogsumexp of the floats. The rest is JAX's own function, called as it is (its result, or its
-error: lax refuses bool, cumlogsumexp refuses integers): cumprod of complex, cummax and cummin of
-uint16, uint32, uint64 and complex, cumlogsumexp of complex, and the dtypes scan_zoo does not know
+integers, the floats and complex; cummax and cummin of the signed integers, uint8 and the floats;
+and cumlogsumexp of the floats. The rest is JAX's own function, called as it is (its result, or
+its error: lax refuses bool, cumlogsumexp refuses integers): cummax and cummin of uint16, uint32,
+uint64 and complex, cumlogsumexp of complex, and the dtypes scan_zoo does not know
 (int4, the float8s). Reverse: the sums run reversed in the kernel; lax.cumprod, cummax, cummin and
 cumlogsumexp with reverse=True are the flip of the scan of the flip (two copies more: their
 kernels run forward only).

@@ -17,7 +17,8 @@ namespace scan_zoo_python {
 // cummax and cummin with indices (include/scan_zoo/extremes.cuh), Prod cumprod, LogSumExp
 // logcumsumexp.
 enum class Dtype : int {
-  Int32 = 0, Int64 = 1, Float32 = 2, Float64 = 3, BFloat16 = 4, Float16 = 5, Bool = 6, UInt8 = 7, Int8 = 8, Int16 = 9
+  Int32 = 0, Int64 = 1, Float32 = 2, Float64 = 3, BFloat16 = 4, Float16 = 5, Bool = 6, UInt8 = 7, Int8 = 8, Int16 = 9,
+  Complex64 = 10, Complex128 = 11
 };
 enum class Operator : int { Sum = 0, Max = 1, Min = 2, Prod = 3, LogSumExp = 4 };
 

@@ -26,6 +26,8 @@ bool with_extreme_type(const ScanCall& call, Fn& fn) {
     case D::Int8: return fn.template operator()<std::int8_t>(), true;
     case D::Bool:
     case D::UInt8: return fn.template operator()<std::uint8_t>(), true;
+    case D::Complex64:
+    case D::Complex128: return false;  // complex numbers have no order
   }
   return false;
 }

@@ -59,6 +59,8 @@ bool dtype_of_code(std::int64_t code, py::Dtype& dtype, std::size_t& bytes) {
     case static_cast<int>(py::Dtype::UInt8): dtype = py::Dtype::UInt8; bytes = 1; return true;
     case static_cast<int>(py::Dtype::Int8): dtype = py::Dtype::Int8; bytes = 1; return true;
     case static_cast<int>(py::Dtype::Int16): dtype = py::Dtype::Int16; bytes = 2; return true;
+    case static_cast<int>(py::Dtype::Complex64): dtype = py::Dtype::Complex64; bytes = 8; return true;
+    case static_cast<int>(py::Dtype::Complex128): dtype = py::Dtype::Complex128; bytes = 16; return true;
     default: return false;
   }
 }

@@ -1,7 +1,10 @@
 // python/src/products.cu -- cumprod's instantiations, forward along any axis (typed_calls.cuh,
 // Built::Forward), each scanned with scan_zoo::Multiplies: the dtypes torch.cumprod produces,
 // integers widened to int64 (bool and uint8 the same bytes), floats kept (16-bit floats
-// multiplied in float and rounded once).
+// multiplied in float and rounded once), complex numbers kept (the schoolbook product, as
+// torch's: operators.cuh, Multiplies).
+#include <scan_zoo/complex.cuh>
+
 #include "typed_calls.cuh"
 
 namespace scan_zoo_python {
@@ -20,6 +23,10 @@ const auto product_types = [](const ScanCall& call, auto& fn) {
   if (in == D::Int32 && out == D::Int64) return fn.template operator()<std::int32_t, std::int64_t, kForward>(), true;
   if ((in == D::Bool || in == D::UInt8) && out == D::Int64)
     return fn.template operator()<std::uint8_t, std::int64_t, kForward>(), true;
+  if (in == D::Complex64 && out == D::Complex64)
+    return fn.template operator()<scan_zoo::Complex<float>, scan_zoo::Complex<float>, kForward>(), true;
+  if (in == D::Complex128 && out == D::Complex128)
+    return fn.template operator()<scan_zoo::Complex<double>, scan_zoo::Complex<double>, kForward>(), true;
   return false;
 };
 
