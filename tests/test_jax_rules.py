@@ -206,10 +206,8 @@ def _random(rng, dtype, shape, small=False, factors=False):
 
 def _jaxs_own(op, dtype):
     """Whether scan_zoo.jax hands this operator and dtype to JAX's own function (jax.py's manual)."""
-    if op == "sum":
+    if op in ("sum", "prod"):
         return dtype not in _dtypes.DTYPES
-    if op == "prod":
-        return dtype in _dtypes.COMPLEXES or dtype not in _dtypes.DTYPES
     return dtype not in _dtypes.outputs_of(op)
 
 

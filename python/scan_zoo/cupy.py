@@ -151,7 +151,7 @@ def cumsum(a, axis=None, dtype=None, out=None):
 
 def cumprod(a, axis=None, dtype=None, out=None):
     """numpy.cumprod of a cupy.ndarray: the products along axis, of a flattened where axis is None
-    (the module's manual); complex products are refused."""
+    (the module's manual)."""
     return _accumulate("cumprod", "prod", a, axis, dtype, out, False, "a")
 
 
@@ -163,6 +163,5 @@ def cumulative_sum(x, /, *, axis=None, dtype=None, out=None, include_initial=Fal
 
 def cumulative_prod(x, /, *, axis=None, dtype=None, out=None, include_initial=False):
     """numpy.cumulative_prod of a cupy.ndarray: the products along axis (required past one
-    dimension), a 1 first with include_initial=True (the module's manual); complex products are
-    refused."""
+    dimension), a 1 first with include_initial=True (the module's manual)."""
     return _accumulate("cumulative_prod", "prod", x, axis, dtype, out, include_initial, "x")
