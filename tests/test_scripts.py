@@ -865,8 +865,9 @@ def test_generated_table_compiles(tmp_path, space):
 
 def test_compact_table_starts_with_the_fallback_and_covers_every_gpu(tmp_path, space):
     # The compact table (SCAN_ZOO_COMPACT_TUNED_TABLE): one set for both fixture GPUs, the
-    # fallback first (kFallback = 0), every row of each GPU naming one of the set, and each GPU's
-    # report saying what the set gives up against its full table.
+    # fallback first (kFallback = 0), every row of each GPU naming one of the set, the full
+    # table's choice at 2^28 (from 2^20 on), and each GPU's report saying what the set gives up
+    # against its full table.
     table, _ = select(tmp_path, space)
     compact = configs_of(table, compact=True)
     fallback = configs_of(table)[int(re.search(r"kFallback = (\d+);", table_block(table)).group(1))]
@@ -874,6 +875,7 @@ def test_compact_table_starts_with_the_fallback_and_covers_every_gpu(tmp_path, s
     assert len(compact) == len(set(compact)) <= len(configs_of(table))
     for gpu in ("T100", "T200"):
         assert {name for _, name in rows_of(table, f"kRows{gpu}", compact=True)} <= set(compact)
+        assert dict(rows_of(table, f"kRows{gpu}", compact=True))[28] == dict(rows_of(table, f"kRows{gpu}"))[28]
         report = (tmp_path / "bench" / gpu.lower() / "TUNING.md").read_text()
         assert "## The compact table (the Python package's build)" in report and "worst N is 2^" in report
 

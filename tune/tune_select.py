@@ -55,10 +55,13 @@ REFERENCES = ("memcpy_baseline", "cub_scan")
 # A configuration within 1% of the ideal at some N counts as ideal there: closer than that, two
 # configurations trade places from one sweep to the next (median of 25 cold reps).
 TOLERANCE = 0.01
-# The compact table (SCAN_ZOO_COMPACT_TUNED_TABLE, what the Python package compiles: a quarter of
-# the 1-D kernels, the package's build time being bounded; docs/python.md, "Build cost"): one set
-# for every GPU, with one within this much of each GPU's fastest at every N.
+# The compact table (SCAN_ZOO_COMPACT_TUNED_TABLE, what the Python package compiles, its build time
+# being bounded; docs/python.md, "Build cost"): one set for every GPU, which from COMPACT_EXACT_FROM
+# elements on runs what the full table runs (the sweeps are of int32 alone: a configuration
+# within a few % there lost 10% on an int32 -> int64 scan at 2^26, bench/NOTES.md, "torch's scan
+# ops: the build under five minutes"), and below it one within COMPACT_TOLERANCE of the fastest.
 COMPACT_TOLERANCE = 0.05
+COMPACT_EXACT_FROM = 2**20
 DENSITY_SIZES = (2**12, 2**16, 2**20, 2**24, 2**28)
 # What the C++ side needs of a sweep's header to tell GPUs apart and find the nearest one.
 HEADER_FIELDS = ("gpu", "compute_capability", "sm_count", "peak_memory_gbps")
@@ -163,12 +166,14 @@ def metric_winners(scores):
 def cover(ratio, tolerance, chosen=()):
     """The configurations (rows of `ratio`, each one's ratio to the ideal at each column) that
     `chosen` begins with, then the fewest more with one within `tolerance` of the ideal at every
-    column (greedy set cover: most columns covered first, ties to the higher mean ratio)."""
+    column (greedy set cover: most columns covered first, ties to the higher mean ratio). A
+    configuration of `chosen` that is no row of `ratio` covers nothing."""
     eligible = ratio >= 1 - tolerance
     chosen = list(chosen)
     uncovered = set(ratio.columns)
     for name in chosen:
-        uncovered -= set(eligible.columns[eligible.loc[name]])
+        if name in eligible.index:
+            uncovered -= set(eligible.columns[eligible.loc[name]])
     while uncovered:
         covers = eligible[sorted(uncovered)].sum(axis=1)
         tied = covers[covers == covers.max()].index
@@ -187,15 +192,23 @@ def compress(table, tolerance=TOLERANCE):
     return chosen, per_n
 
 
-def compact_cover(sweeps, fallback, tolerance=COMPACT_TOLERANCE):
-    """The compact table: one set for every GPU, the fallback first, then the fewest
-    configurations (candidates on every GPU) with one within `tolerance` of each GPU's fastest at
-    each of its N; and each GPU's fastest of the set at each N. Returns (chosen, {slug: {n: config}})."""
-    common = sorted(set.intersection(*(set(s.table.index) for s in sweeps)))
-    ratio = pd.concat([(s.table.loc[common] / s.table.max(axis=0)).rename(columns=lambda n, slug=s.slug: (slug, n))
-                       for s in sweeps], axis=1)
-    chosen = cover(ratio, tolerance, [fallback.name])
-    return chosen, {s.slug: {n: s.table.loc[chosen, n].idxmax() for n in s.table.columns} for s in sweeps}
+def compact_cover(sweeps, fallback, tolerance=COMPACT_TOLERANCE, exact_from=COMPACT_EXACT_FROM):
+    """The compact table: one set for every GPU, the fallback first, then what each GPU's full
+    table runs from `exact_from` elements on, then the fewest configurations (candidates on
+    every GPU) with one within `tolerance` of each GPU's fastest at each smaller N; and for each
+    GPU and N the full table's choice from `exact_from` on, the fastest of the set below.
+    Returns (chosen, {slug: {n: config}})."""
+    chosen = [fallback.name]
+    for s in sweeps:
+        for n in sorted(s.per_n):
+            if n >= exact_from and s.per_n[n] not in chosen:
+                chosen.append(s.per_n[n])
+    small = [pd.DataFrame((s.table / s.table.max(axis=0))[[n for n in s.table.columns if n < exact_from]])
+             .rename(columns=lambda n, slug=s.slug: (slug, n)) for s in sweeps]
+    ratio = pd.concat(small, axis=1).dropna()  # the candidates on every GPU
+    chosen = cover(ratio, tolerance, chosen)
+    return chosen, {s.slug: {n: s.per_n[n] if n >= exact_from else s.table.loc[chosen, n].idxmax()
+                             for n in s.table.columns} for s in sweeps}
 
 
 @dataclass
@@ -291,10 +304,11 @@ def write_table(path, source, sweeps, configs, fallback, compact, space):
         *how,
         "// With SCAN_ZOO_COMPACT_TUNED_TABLE defined (in every translation unit of a program alike: the two",
         f"// tables number their configurations differently), the compact table: {len(compact_configs)} configurations "
-        f"for every GPU,",
-        f"// the fallback and then the fewest with one within {COMPACT_TOLERANCE:.0%} of each GPU's fastest at "
-        "every power of two,",
-        "// for a build that compiles fewer kernels (the Python package's; docs/python.md, \"Build cost\").",
+        f"for every GPU, the",
+        f"// fallback, the full table's choices from 2^{COMPACT_EXACT_FROM.bit_length() - 1} elements on, and below "
+        f"the fewest with one within {COMPACT_TOLERANCE:.0%}",
+        "// of each GPU's fastest, for a build that compiles fewer kernels (the Python package's; docs/python.md,",
+        "// \"Build cost\").",
         "#pragma once",
         "",
         '#include "tuned_space.cuh"',
@@ -397,8 +411,9 @@ def compact_section(sweep, compact):
     from_2_20 = (f", and from 2^20 on {pow2_label(large.idxmin())} at {large.min():.3f}x" if len(large) else "")
     return ["## The compact table (the Python package's build)", "",
             f"With `SCAN_ZOO_COMPACT_TUNED_TABLE` a build compiles {len(chosen)} configurations for every GPU "
-            f"(the fallback, then the fewest with one within {100 * COMPACT_TOLERANCE:.0f}% of each GPU's fastest at "
-            f"every N): {', '.join(f'`{c}`' for c in chosen)}. On this GPU it runs {len(set(ours.values()))} of them; "
+            f"(the fallback, every GPU's full-table choices from {pow2_label(COMPACT_EXACT_FROM)} on, and below the "
+            f"fewest with one within {100 * COMPACT_TOLERANCE:.0f}% of each GPU's fastest): "
+            f"{', '.join(f'`{c}`' for c in chosen)}. On this GPU it runs {len(set(ours.values()))} of them; "
             f"against the shipped table's choice its worst N is {pow2_label(ratio.idxmin())} at "
             f"{ratio.min():.3f}x{from_2_20}.", ""]
 

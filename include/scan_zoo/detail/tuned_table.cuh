@@ -4,9 +4,10 @@
 // (bench/<gpu>/TUNING.md); kFallback: among the configurations that are candidates on every GPU
 // and never slower than CUB there, the best worst-case ratio to the fastest over all GPUs and N.
 // With SCAN_ZOO_COMPACT_TUNED_TABLE defined (in every translation unit of a program alike: the two
-// tables number their configurations differently), the compact table: 4 configurations for every GPU,
-// the fallback and then the fewest with one within 5% of each GPU's fastest at every power of two,
-// for a build that compiles fewer kernels (the Python package's; docs/python.md, "Build cost").
+// tables number their configurations differently), the compact table: 9 configurations for every GPU, the
+// fallback, the full table's choices from 2^20 elements on, and below the fewest with one within 5%
+// of each GPU's fastest, for a build that compiles fewer kernels (the Python package's; docs/python.md,
+// "Build cost").
 #pragma once
 
 #include "tuned_space.cuh"
@@ -93,35 +94,47 @@ inline constexpr Table kTables[] = {
 #else
 using Configs = TypeList<
     ConfigAt<19>,  // 0: 256x16.exch.dense.w32.spin.scanned
-    ConfigAt<166>,  // 1: 256x32.exch.dense.w32.sleep200.scanned
-    ConfigAt<54>,  // 2: 128x16.exch.sector.w32.spin.scanned
-    ConfigAt<237>>;  // 3: 128x32.exch.dense.w64.sleep200.scanned
+    ConfigAt<22>,  // 1: 256x32.exch.dense.w32.spin.scanned
+    ConfigAt<238>,  // 2: 256x32.exch.dense.w64.sleep200.scanned
+    ConfigAt<21>,  // 3: 128x32.exch.dense.w32.spin.scanned
+    ConfigAt<310>,  // 4: 256x32.exch.dense.w32.sleep600.scanned
+    ConfigAt<526>,  // 5: 256x32.exch.dense.w64.spin.early
+    ConfigAt<309>,  // 6: 128x32.exch.dense.w32.sleep600.scanned
+    ConfigAt<16>,  // 7: 256x8.exch.dense.w32.spin.scanned
+    ConfigAt<93>>;  // 8: 128x32.exch.dense.w64.spin.scanned
 
 // The configuration for GPUs without a measured or compatible table.
 inline constexpr int kFallback = 0;
 
 inline constexpr Row kRowsH100[] = {
-    {11, 2},  // 128x16.exch.sector.w32.spin.scanned
+    {11, 7},  // 256x8.exch.dense.w32.spin.scanned
     {12, 0},  // 256x16.exch.dense.w32.spin.scanned
-    {13, 1},  // 256x32.exch.dense.w32.sleep200.scanned
-    {16, 2},  // 128x16.exch.sector.w32.spin.scanned
-    {18, 3},  // 128x32.exch.dense.w64.sleep200.scanned
-    {19, 0},  // 256x16.exch.dense.w32.spin.scanned
-    {21, 1},  // 256x32.exch.dense.w32.sleep200.scanned
-    {22, 0},  // 256x16.exch.dense.w32.spin.scanned
-    {30, 1},  // 256x32.exch.dense.w32.sleep200.scanned
+    {13, 1},  // 256x32.exch.dense.w32.spin.scanned
+    {16, 7},  // 256x8.exch.dense.w32.spin.scanned
+    {17, 3},  // 128x32.exch.dense.w32.spin.scanned
+    {18, 8},  // 128x32.exch.dense.w64.spin.scanned
+    {19, 2},  // 256x32.exch.dense.w64.sleep200.scanned
+    {20, 1},  // 256x32.exch.dense.w32.spin.scanned
+    {22, 2},  // 256x32.exch.dense.w64.sleep200.scanned
+    {23, 1},  // 256x32.exch.dense.w32.spin.scanned
+    {25, 3},  // 128x32.exch.dense.w32.spin.scanned
+    {30, 4},  // 256x32.exch.dense.w32.sleep600.scanned
 };
 inline constexpr Row kRowsH200[] = {
-    {11, 2},  // 128x16.exch.sector.w32.spin.scanned
+    {11, 7},  // 256x8.exch.dense.w32.spin.scanned
     {12, 0},  // 256x16.exch.dense.w32.spin.scanned
-    {14, 2},  // 128x16.exch.sector.w32.spin.scanned
+    {13, 4},  // 256x32.exch.dense.w32.sleep600.scanned
+    {15, 7},  // 256x8.exch.dense.w32.spin.scanned
     {16, 0},  // 256x16.exch.dense.w32.spin.scanned
-    {19, 3},  // 128x32.exch.dense.w64.sleep200.scanned
-    {30, 1},  // 256x32.exch.dense.w32.sleep200.scanned
+    {18, 8},  // 128x32.exch.dense.w64.spin.scanned
+    {21, 2},  // 256x32.exch.dense.w64.sleep200.scanned
+    {22, 5},  // 256x32.exch.dense.w64.spin.early
+    {23, 1},  // 256x32.exch.dense.w32.spin.scanned
+    {30, 6},  // 128x32.exch.dense.w32.sleep600.scanned
 };
 inline constexpr Table kTables[] = {
-    {"NVIDIA H100 80GB HBM3", 9, 0, 132, 3352, kRowsH100, 9},
-    {"NVIDIA H200", 9, 0, 132, 4814, kRowsH200, 6},
+    {"NVIDIA H100 80GB HBM3", 9, 0, 132, 3352, kRowsH100, 12},
+    {"NVIDIA H200", 9, 0, 132, 4814, kRowsH200, 10},
 };
 #endif
 
