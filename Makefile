@@ -184,10 +184,11 @@ $(filter bin/cub_% bin/thrust_%,$(BINARIES)): private SPILL_CHECK :=
 # CUB's device-wide scan (cub::DeviceScan, behind Thrust's scans too) trips gcc's
 # -Wmaybe-uninitialized at -O1 inside its own dispatch (dispatch_scan.cuh: `dispatch`, used in
 # MaxGridDimX), a false positive that -O2's analysis sees through: the programs that compile it
-# (CUB's and Thrust's rows, the scans across GPUs, whose check is CUB's scan, and the tuner's
-# reference) keep -O2, and every warning.
+# (CUB's and Thrust's rows, the scans across GPUs, whose check is CUB's scan, the tuner's
+# reference, and the library's self-test, which checks against CUB: every includer of
+# src/baselines/cub_reference.cuh or of CUB's DeviceScan) keep -O2, and every warning.
 CUB_SCAN_PROGRAMS := $(filter bin/cub_% bin/thrust_% bin/multi_gpu_% build/tests/multi_gpu_%,$(BINARIES) $(TEST_BINARIES)) \
-  build/tune/scan_tuner.o
+  build/tests/api_selftest build/tune/scan_tuner.o
 $(CUB_SCAN_PROGRAMS): private HOST_OPT := -O2
 
 # Test-only programs (tests/cuda/): the harness's host unit tests and fixture variants that

@@ -189,7 +189,8 @@ def gpu(jax, sz):
 def _random(rng, dtype, shape, small=False, factors=False):
     """Random values of `dtype`, never all alike: integers over their whole range (small: within 64
     of 0), floats and complex parts k/32 for k in [-64, 64] (factors: 1 + k/32 for k in [-8, 8],
-    products that neither overflow nor underflow)."""
+    products that neither overflow nor underflow; a complex factor's imaginary part k/32, so that
+    its modulus stays near 1: with 1 + k/32 there too a long product overflowed complex64)."""
     if dtype == "bool":
         return rng.random(shape) < 0.5
     if dtype in _dtypes.INTEGERS:
@@ -199,7 +200,7 @@ def _random(rng, dtype, shape, small=False, factors=False):
     k = rng.integers(-8, 9, size=(2,) + shape) if factors else rng.integers(-64, 65, size=(2,) + shape)
     parts = 1 + k / 32 if factors else k / 32
     if dtype in _dtypes.COMPLEXES:
-        return (parts[0] + 1j * parts[1]).astype(dtype)
+        return (parts[0] + 1j * (k[1] / 32 if factors else parts[1])).astype(dtype)
     import jax.numpy as jnp  # bfloat16's numpy dtype is ml_dtypes', which jax brings
     return parts[0].astype(jnp.dtype(dtype))
 
