@@ -122,3 +122,35 @@ def test_nccl_on_the_command_line_overrides_the_probe(tree):
     assert not (tree / "nccl_probes.log").exists()
     result, built = make(tree, "ARCH=sm_90", "NCCL=1", "all", nccl=False)
     assert result.returncode == 0 and "bin/multi_gpu_scan" in built and NO_NCCL_LINE not in result.stdout
+
+
+# What brings CUB's device-wide scan into a program: CUB and Thrust themselves, the zoo's CUB
+# reference (src/baselines/cub_reference.cuh) and the scans across GPUs' check (sharded_problem.cuh).
+CUB_SCAN_HEADERS = ("cub_reference.cuh", "sharded_problem.cuh", "<cub/", "<thrust/")
+
+
+def test_every_program_that_compiles_cubs_device_scan_keeps_o2(tree):
+    """gcc's -Wmaybe-uninitialized misfires inside CUB's DeviceScan dispatch at -O1 (the zoo's host
+    level), failing the build: every program that includes CUB's or Thrust's scans, or the zoo's
+    CUB reference, is built at -O2 (the Makefile's CUB_SCAN_PROGRAMS). A GPU-only self-test that
+    was missed failed only on the GPU machine, where it is built."""
+    includers = [path for folder in ("src", "tests/cuda", "tune") for path in sorted((ROOT / folder).rglob("*.cu"))
+                 if any(marker in path.read_text() for marker in CUB_SCAN_HEADERS)]
+    targets = {}
+    for path in includers:
+        relative = path.relative_to(ROOT)
+        if relative.parts[0] == "tests":
+            targets[f"build/tests/{path.stem}"] = relative
+        elif relative.parts[0] == "tune":
+            targets[f"build/tune/{path.stem}.o"] = relative
+        elif path.stem != "cub_device_segmented_scan":  # built only beside the newer CCCL, which the copy lacks
+            targets[f"bin/{path.stem}"] = relative
+    assert "build/tests/api_selftest" in targets and "bin/cub_scan" in targets
+    result = subprocess.run(["make", "-n", "-B", f"NVCC={tree / 'fake_nvcc'}", "PYTHON=python3", "GPU_TESTS=1",
+                             "ARCH=sm_90", *targets], cwd=tree, capture_output=True, text=True, timeout=120,
+                            env=_env(FAKE_CUDA="13.0", FAKE_NCCL="1"))
+    assert result.returncode == 0, result.stderr
+    for target, source in targets.items():
+        lines = [line for line in result.stdout.splitlines() if f" -o {target} " in line]
+        assert lines, (target, result.stdout[-2000:])
+        assert all(" -O2 " in line for line in lines), (target, str(source), lines)
