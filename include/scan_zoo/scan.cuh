@@ -11,9 +11,9 @@
 // What it runs: the tuned kernel (detail/tuned_kernel.cuh), a one-launch decoupled look-back
 // over register-resident tiles, with the configuration measured fastest for this GPU and this N
 // (detail/tuned_table.cuh; docs/variants.md, "Auto-tuning"), or, with SCAN_ZOO_COMPACT_TUNED_TABLE
-// defined alike in every translation unit of the program, the fastest of the compact table's few,
-// for a build that compiles fewer kernels. The scan is asynchronous in `stream`, like any
-// kernel launch. Everything it includes lies under include/scan_zoo/ (detail/: namespace
+// defined alike in every translation unit of the program, the compact table's (the same from 2^20
+// elements on; below, the fastest of fewer), for a build that compiles fewer kernels. The scan
+// is asynchronous in `stream`, like any kernel launch. Everything it includes lies under include/scan_zoo/ (detail/: namespace
 // scan_zoo::detail): no exit, no print, no synchronization of the device except where a
 // Workspace grows (cudaMalloc), below.
 //
