@@ -203,11 +203,14 @@ def compact_cover(sweeps, fallback, tolerance=COMPACT_TOLERANCE, exact_from=COMP
         for n in sorted(s.per_n):
             if n >= exact_from and s.per_n[n] not in chosen:
                 chosen.append(s.per_n[n])
-    small = [pd.DataFrame((s.table / s.table.max(axis=0))[[n for n in s.table.columns if n < exact_from]])
+    small = [(s.table / s.table.max(axis=0))[[n for n in s.table.columns if n < exact_from]]
              .rename(columns=lambda n, slug=s.slug: (slug, n)) for s in sweeps]
     ratio = pd.concat(small, axis=1).dropna()  # the candidates on every GPU
     chosen = cover(ratio, tolerance, chosen)
-    return chosen, {s.slug: {n: s.per_n[n] if n >= exact_from else s.table.loc[chosen, n].idxmax()
+    # Below exact_from the fastest of the set that this GPU measured (another GPU's full-table
+    # choice need not be a candidate here), ties to the one chosen first.
+    return chosen, {s.slug: {n: s.per_n[n] if n >= exact_from
+                             else s.table.loc[[c for c in chosen if c in s.table.index], n].idxmax()
                              for n in s.table.columns} for s in sweeps}
 
 

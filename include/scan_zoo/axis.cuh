@@ -27,8 +27,8 @@
 // Acc) is enough for a scan of `shape`.
 // Options: `total` receives the outer x inner line totals (row-major, [outer, inner], initial
 // value included; allocate that many Out; a call without Options asks for none, and compiles
-// the row kernel only in its form without them); `config` must stay kAutomatic (the configurations of
-// the table are the 1-D scan's); Determinism::RunToRun is not implemented for axis scans yet (a
+// the row kernel only in its form without them); `config` must stay kAutomatic (the
+// configurations of the table are the 1-D scan's); Determinism::RunToRun is not implemented for axis scans yet (a
 // compile error says so).
 // Errors: cudaErrorInvalidValue for a negative extent, outer x length x inner beyond 2^63 - 1, a
 // null pointer with elements to scan, in == out with In and Out of different sizes, a forced
@@ -132,8 +132,8 @@ cudaError_t scan_lines(const Args& args, const Starts& starts, Workspace& worksp
 
 // Whether a scan along an axis may be asked for its line totals (Options::total): a call without
 // Options never is, and then the row kernel is compiled without them alone, not beside its form
-// that writes them (RowStarts<true>): a quarter to a half of the kernels of a build that makes
-// only such calls (the Python package's; docs/python.md, "Build cost").
+// that writes them (RowStarts<true>), which a build that makes only such calls (the Python
+// package's) need not compile (bench/NOTES.md, "torch's scan ops: the build under five minutes").
 enum class LineTotals { Possible, Never };
 
 // The row kernel over lines of `length` elements each, with their totals when args.total asks.

@@ -40,9 +40,9 @@ What differs from NumPy: a float16 accumulation is done in float32 and rounded o
   long lines); float32 and float64 add in a parallel order, so they differ from NumPy's sequential
   order by rounding (integers are exact, wrapping as NumPy's); a float converted to an integer
   outside its range (or a NaN) is undefined in C, and the GPU's conversion need not give NumPy's.
-Refused: an input or out that is not a cupy.ndarray: TypeError (numpy's own functions take host arrays; cupy.asarray
-  moves one to the GPU). A dtype beyond bool, the integers, float16/32/64 and complex64/128:
-  TypeError. An out of another shape or device: ValueError.
+Refused: an input or out that is not a cupy.ndarray: TypeError (numpy's own functions take host
+  arrays; cupy.asarray moves one to the GPU). A dtype beyond bool, the integers, float16/32/64
+  and complex64/128: TypeError. An out of another shape or device: ValueError.
 Streams: every kernel is enqueued on CuPy's current stream of the input's device and the call
   returns at once; nothing synchronizes (scan_zoo's manual, python/scan_zoo/__init__.py). Needs
   NumPy 1.25 or later (numpy.exceptions).
