@@ -4,8 +4,9 @@
 
 For every operator and dtype class (cumsum of bool, int32, float32, bfloat16, complex64 and
 uint32; cumprod of float32, int64 and complex64; cummax of float32 and int32 with its int64 indices;
-logcumsumexp of float32 and bfloat16), along the rows of [B, L], the columns of [L, C] (dim 0), the middle axis of
-[B, L, C] and one long array: the op as a program calls it (torch.cumsum(x, dim), ...) with the
+logcumsumexp of float32, bfloat16 and complex64), along the rows of [B, L], the columns of [L, C]
+(dim 0), the middle axis of [B, L, C] and one long array: the op as a program calls it
+(torch.cumsum(x, dim), ...) with the
 switch off (torch's kernel) and on (scan_zoo's), and a device-to-device copy moving as many bytes
 (the input read, the outputs written: cummax's values and int64 indices), in one process, each
 in its own batch, the three interleaved over rounds. The timing protocol is the zoo's
@@ -60,6 +61,7 @@ def cases(torch, quick, only=None):
         ("cummax", "int32 +indices", i32, lambda x, d: torch.cummax(x, d), 4 + 8),
         ("logcumsumexp", "float32", f32, lambda x, d: torch.logcumsumexp(x, d), 4),
         ("logcumsumexp", "bfloat16", bf16, lambda x, d: torch.logcumsumexp(x, d), 2),
+        ("logcumsumexp", "complex64", torch.complex64, lambda x, d: torch.logcumsumexp(x, d), 8),
     ]
     if quick:
         ops = [row for row in ops if row[:2] in (("cumsum", "int32->int64"), ("cumsum", "float32"),

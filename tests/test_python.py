@@ -137,7 +137,7 @@ def test_a_narrow_sum_or_product_is_the_wide_one_truncated(narrow):
 
 
 @pytest.mark.parametrize("op, in_dtype, asked, reverse, message", [
-    ("logsumexp", "complex64", None, False, "no code for complex64 input"),
+    ("logsumexp", "bool", None, False, "no code for bool input"),
     ("sum", "float32", "int8", False, "no code for float32 input with dtype=int8"),
     ("sum", "complex64", "float32", False, "would drop the imaginary part"),
     ("sum", "float32", "quint8", False, "dtype=quint8 is not a dtype it knows"),
@@ -416,6 +416,49 @@ def test_logcumsumexp_as_torch(torch, seed, shape, dim, dtype_name):
     check_close(torch, y.cpu()[~special], expected[~special], shape[dim] if shape else 1)
 
 
+@pytest.mark.parametrize("shape, dim", SHAPES)
+@pytest.mark.parametrize("dtype_name", ["complex64", "complex128"])
+def test_complex_logcumsumexp_as_torch(torch, seed, shape, dim, dtype_name):
+    """Against torch's CPU kernel in complex128, modulo 2 pi in the imaginary part, which torch's
+    kernels leave to the order of their combines (operators.cuh, LogSumExp<Complex<T>>): real
+    parts normal, -inf among them (masked positions), imaginary parts anywhere in [-9, 9] (as
+    OpInfo's samples), a NaN in either part now and then. Each result, moved by the multiple of
+    2 pi nearest the reference, within check_close's rule of it (in the complex modulus); where
+    the prefix's real parts are all -inf, -inf with a principal angle; where a NaN came before,
+    NaN in both parts; and the branch scan_zoo promises: within pi of the imaginary part of the
+    prefix's term of largest real part."""
+    dtype = getattr(torch, dtype_name)
+    generator = torch.Generator(device="cuda").manual_seed(seed)
+    real = 3 * torch.randn(shape, generator=generator, device="cuda", dtype=torch.float64)
+    imag = 18 * torch.rand(shape, generator=generator, device="cuda", dtype=torch.float64) - 9
+    r = torch.rand(shape, generator=generator, device="cuda")
+    real = torch.where(r < 0.05, float("-inf"), torch.where((r > 0.9996) & (r <= 0.9998), float("nan"), real))
+    imag = torch.where(r > 0.9998, float("nan"), imag)
+    x = torch.complex(real, imag).to(dtype)
+    y = scan_zoo.logcumsumexp(x, dim)
+    assert y.dtype == dtype
+    wide = x.cpu().to(torch.complex128)
+    expected = wide.logcumsumexp(dim)
+    got = y.cpu().to(torch.complex128)
+    nan = expected.real.isnan() | expected.imag.isnan()
+    assert bool((got.real.isnan() & got.imag.isnan())[nan].all()), "a NaN did not make both parts NaN"
+    empty = ~nan & (expected.real == float("-inf"))
+    assert bool((got.real[empty] == float("-inf")).all() and (got.imag[empty].abs() <= torch.pi + 1e-6).all())
+    finite = ~nan & ~empty
+    turns = torch.round((expected.imag - got.imag) / (2 * torch.pi))
+    moved = torch.complex(got.real, got.imag + 2 * torch.pi * turns)
+    length = max(shape[dim] if shape else 1, 1)
+    eps = torch.finfo(torch.float32 if dtype == torch.complex64 else torch.float64).eps
+    tolerance = 8 * eps * length ** 0.5 * (1 + expected[finite].abs())
+    error = (moved[finite] - expected[finite]).abs()
+    assert bool((error <= tolerance).all()), f"worst error {error.max().item() if error.numel() else 0}"
+    if x.dim() > 0 and x.numel() > 0:  # the branch: the largest real part's (ties: none among random floats)
+        line_real = wide.real.nan_to_num(float("-inf"))
+        largest_at = line_real.cummax(dim).indices
+        largest_imag = torch.gather(wide.imag, dim, largest_at)
+        assert bool(((got.imag - largest_imag).abs()[finite] <= torch.pi + 1e-3).all()), "not the promised branch"
+
+
 def test_a_strided_input_and_out(torch, seed):
     generator = torch.Generator(device="cuda").manual_seed(seed)
     x = random_tensor(torch, (4096, 33), torch.int32, generator).t()  # [33, 4096], not contiguous
@@ -516,8 +559,8 @@ def test_errors_a_torch_user_reads(torch):
         scan_zoo.cumsum(torch.arange(5), 0)
     with pytest.raises(IndexError, match="dim 2 is out of range"):
         scan_zoo.cumsum(torch.zeros(3, 4, device="cuda"), 2)
-    with pytest.raises(TypeError, match="no code for complex64 input; it takes"):
-        scan_zoo.logcumsumexp(torch.zeros(3, device="cuda", dtype=torch.complex64), 0)
+    with pytest.raises(TypeError, match="no code for int64 input; it takes"):
+        scan_zoo.logcumsumexp(torch.zeros(3, device="cuda", dtype=torch.int64), 0)
     with pytest.raises(TypeError, match="no code for float32 input with dtype=int8; float32 input gives float32"):
         scan_zoo.cumsum(torch.zeros(3, device="cuda"), 0, out=torch.zeros(3, device="cuda", dtype=torch.int8))
     with pytest.raises(TypeError, match="out is float32, the result int64"):

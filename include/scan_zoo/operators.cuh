@@ -18,6 +18,8 @@
 #include <cuda/std/limits>
 #include <cuda/std/type_traits>
 
+#include "complex.cuh"
+
 namespace scan_zoo {
 
 // Sums. Integer sums wrap (two's complement): the addition is done in the unsigned type, where
@@ -136,6 +138,50 @@ struct LogSumExp {
   __host__ __device__ __forceinline__ explicit operator U() const {
     return static_cast<U>(max + detail::log_of_sum(sum));  // {-inf, 0}: -inf; an infinite max: itself
   }
+  // No terms: log 0 = -inf (LogAddExp's identity).
+  __host__ __device__ __forceinline__ static LogSumExp empty() {
+    return {-cuda::std::numeric_limits<T>::infinity(), T(0)};
+  }
+};
+
+// The log-sum-exp of complex values (logcumsumexp of complex64 and complex128), kept as the
+// largest real part, the imaginary part of the term that has it (the earliest on a tie), and the
+// sum of exp(z - max) over the terms. A term's magnitude is at most 1 and carries its angle, so a
+// combine rescales by a real exp, as for real values, and an element z costs a sine and a cosine,
+// {re z, im z, e^(i im z)}. The result is max + log(sum): its real part max + log|sum|. Its
+// imaginary part is defined only up to a multiple of 2 pi, and torch's kernels pick one by the
+// order of their combines (each side's max plus the angle of log1p of the other's exp), so its
+// CPU and CUDA kernels may differ by 2 pi (tests/test_torch_switch.py compares modulo 2 pi). Here
+// it is the principal angle of the sum moved by the multiple of 2 pi that brings it nearest the
+// largest term's own imaginary part: the same for any order of combines, a line's first result
+// is its first element, and where one term dominates its branch is kept, as torch's kernels keep
+// it. Where every real part so far is -inf (e^z = 0, whose angle no branch can recover) it is the
+// principal angle of the sum of their directions (torch's CPU kernel keeps the last one's). A NaN
+// in either part of any term makes both parts NaN from there on, as in torch.
+template <class T>
+struct LogSumExp<Complex<T>> {
+  T max;
+  T angle;
+  Complex<T> sum;
+  LogSumExp() = default;
+  __host__ __device__ __forceinline__ LogSumExp(T largest, T its_angle, Complex<T> scaled_sum)
+      : max(largest), angle(its_angle), sum(scaled_sum) {}
+  template <class U>
+  __host__ __device__ __forceinline__ explicit LogSumExp(Complex<U> z)
+      : max(static_cast<T>(z.real())), angle(static_cast<T>(z.imag())),
+        sum(cuda::std::cos(angle), cuda::std::sin(angle)) {}
+  template <class U>
+  __host__ __device__ __forceinline__ explicit operator Complex<U>() const {
+    constexpr T kTwoPi = T(6.28318530717958647692528676655900577);
+    const T principal = cuda::std::atan2(sum.imag(), sum.real());
+    const T turns = max == -cuda::std::numeric_limits<T>::infinity() ? T(0) : cuda::std::rint((angle - principal) / kTwoPi);
+    const T imag = max != max ? max : principal + turns * kTwoPi;  // a NaN max: NaN in both parts
+    return Complex<U>(static_cast<U>(max + cuda::std::log(cuda::std::hypot(sum.real(), sum.imag()))),
+                      static_cast<U>(imag));
+  }
+  __host__ __device__ __forceinline__ static LogSumExp empty() {
+    return {-cuda::std::numeric_limits<T>::infinity(), T(0), Complex<T>(T(0), T(0))};
+  }
 };
 
 namespace detail {
@@ -154,6 +200,8 @@ inline constexpr bool kIsLogSumExp<LogSumExp<T>> = true;
 //   to the earlier's max, or the earlier's to the later's where that is larger: one exp a
 //   combine, exp(0) where the maxima are equal (two equal infinities, which would give NaN);
 //   a NaN max, or a NaN sum from exp(NaN), stays NaN through every later combine.
+// - On LogSumExp<Complex<T>> accumulators, for complex data (Complex<float>, Complex<double>):
+//   the same steps, the larger real part's term keeping its angle, the sums complex.
 struct LogAddExp {
   template <class T>
   __host__ __device__ __forceinline__ T operator()(T a, T b) const { return detail::log_add_exp(a, b); }
@@ -166,9 +214,19 @@ struct LogAddExp {
     return LogSumExp<T>(larger, rescaled * scale + kept);
   }
   template <class T>
+  __host__ __device__ __forceinline__ LogSumExp<Complex<T>> operator()(LogSumExp<Complex<T>> a,
+                                                                      LogSumExp<Complex<T>> b) const {
+    const bool later_larger = b.max > a.max;
+    const T larger = later_larger ? b.max : a.max, smaller = later_larger ? a.max : b.max;
+    const T scale = smaller == larger ? T(1) : detail::exp_nonpositive(smaller - larger);
+    const Complex<T> rescaled = later_larger ? a.sum : b.sum, kept = later_larger ? b.sum : a.sum;
+    return LogSumExp<Complex<T>>(larger, later_larger ? b.angle : a.angle,
+                                 Complex<T>(rescaled.real() * scale + kept.real(), rescaled.imag() * scale + kept.imag()));
+  }
+  template <class T>
   __host__ __device__ __forceinline__ static T identity() {
     if constexpr (detail::kIsLogSumExp<T>)
-      return T(-cuda::std::numeric_limits<decltype(T::max)>::infinity(), 0);
+      return T::empty();
     else
       return -cuda::std::numeric_limits<T>::infinity();
   }

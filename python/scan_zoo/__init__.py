@@ -17,7 +17,9 @@ Functions (x a torch.Tensor, cupy.ndarray or jax.Array on a CUDA device, any sha
       integer products wrap as torch's do).
   logcumsumexp(x, dim, *, out=None)
       log(exp(x[0]) + ... + exp(x[t])) along dim without overflow, as torch.logcumsumexp, for
-      the four float types: -inf is the empty sum, +inf and NaN propagate as torch's.
+      the four float types and complex64 and complex128: -inf is the empty sum, +inf and NaN
+      propagate as torch's; a complex result's imaginary part, defined modulo 2 pi, is the one
+      nearest the imaginary part of the term with the largest real part.
   cummax(x, dim, *, out=None), cummin(...)
       The running maximum (minimum) along dim and where it is: (values, indices) as
       torch.cummax, the indices int64 (torch: a torch.return_types.cummax; CuPy: a tuple; JAX:
@@ -37,7 +39,8 @@ Functions (x a torch.Tensor, cupy.ndarray or jax.Array on a CUDA device, any sha
 Types: cumsum and cumprod take bool, every integer (uint16-64 included), the float types and
   complex64 and complex128 (a plan over the kernels there are, _dtypes.py: uint64 as int64's
   bits, a complex sum as its float parts, others converted first; a narrow integer dtype= is
-  the int64 scan truncated, the wrapping result bit for bit); logcumsumexp the float types;
+  the int64 scan truncated, the wrapping result bit for bit); logcumsumexp the float and
+  complex types;
   cummax and cummin bool, uint8, the signed integers and the floats. Others raise TypeError
   saying which are taken.
 NumPy's and JAX's own signatures and rules: scan_zoo.cupy (numpy.cumsum's, for CuPy arrays) and

@@ -61,8 +61,9 @@ KERNEL_PRODUCTS = {
 # other pair is forward only.
 REVERSIBLE_KERNEL_SUMS = frozenset((i, o) for i, outs in KERNEL_SUMS.items()
                                    if i not in ("bool", "uint8", "int8", "int16") for o in outs)
-# logcumsumexp: the output is the input's dtype.
-LOGSUMEXP_TYPES = ("float32", "float64", "bfloat16", "float16")
+# logcumsumexp: the output is the input's dtype (complex: operators.cuh, LogSumExp<Complex<T>>,
+# says which of the values congruent modulo 2 pi i it gives).
+LOGSUMEXP_TYPES = ("float32", "float64", "bfloat16", "float16", "complex64", "complex128")
 # cummax and cummin: values of the input's dtype, int64 indices.
 EXTREME_TYPES = ("bool", "uint8", "int8", "int16", "int32", "int64", "float32", "float64", "bfloat16", "float16")
 # The longest line cummax and cummin take (32-bit positions: python/src/extremes.cu).

@@ -10,7 +10,10 @@ tests/test_jax_rules.py checks this table against jnp itself, with and without j
   dtype made canonical: without x64 int64 is int32, uint64 uint32, float64 float32, complex128
   complex64 (jnp warns, then truncates). dtype=bool scans x != 0 in the default integer, then
   takes != 0: cumsum's is "any so far", cumprod's "all so far".
-jax.lax's (cumsum, cumprod, cummax, cummin, cumlogsumexp) keep the dtype and refuse bool.
+jax.lax's (cumsum, cumprod, cummax, cummin, cumlogsumexp) keep the dtype and refuse bool. A
+complex cumlogsumexp is JAX's own (plan refuses it): JAX gives the principal value of
+log(sum(exp(z))), imaginary part in (-pi, pi] (measured with JAX 0.10), where the kernels give
+the value nearest the imaginary part of the largest term, torch's choice (operators.cuh).
 
 Without x64 JAX has no 64-bit type, so no array of one can be cast to or held, while the
 kernels' integer sums and products of the narrow types write int64 (_dtypes.py). Every result
@@ -63,7 +66,9 @@ def cumulative_result(function, in_dtype, dtype, x64):
 def plan(op, in_dtype, dtype, reverse, x64):
     """_dtypes.scan_plan's (the dtype the input is cast to, the kernel's output, the result's) as
     JAX holds them: the cast and the result canonical (the module's manual). TypeError where the
-    extension has no code."""
+    extension has no code, or where its result would not be JAX's (a complex cumlogsumexp)."""
+    if op == "logsumexp" and (in_dtype in _dtypes.COMPLEXES or dtype in _dtypes.COMPLEXES):
+        raise TypeError("jax.lax.cumlogsumexp of complex gives the principal value: JAX's own")
     scanned_as, kernel_out, result = _dtypes.scan_plan(op, in_dtype, dtype, reverse)
     return canonical(scanned_as, x64), kernel_out, canonical(result, x64)
 

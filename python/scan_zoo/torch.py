@@ -27,10 +27,10 @@ host's share"). Every other call goes on to the Python kernels, and from them to
 What it covers, and what falls through: a call is served when scan_zoo has a plan for its dtypes
 (scan_zoo/_dtypes.py: cumsum and cumprod of bool, every integer, the four float types and
 complex64 and complex128, with any integer, float or complex dtype= from an integer or bool input
-and any float or complex one from a float input; logcumsumexp of the floats; cummax
+and any float or complex one from a float input; logcumsumexp of the floats and complex; cummax
 and cummin of bool, the signed integers, uint8 and the floats, lines of fewer than 2^31 elements)
-and its out= tensors are contiguous, of the result's shape and dtype. Anything else (complex
-logcumsumexp, a strided or resized out=, a dim out of range) goes to torch's own CUDA
+and its out= tensors are contiguous, of the result's shape and dtype. Anything else (a strided or
+resized out=, a dim out of range) goes to torch's own CUDA
 kernel, as if the switch were off: torch's results, and torch's errors. So does a floating-point
 or complex cumsum, cumprod or logcumsumexp under torch.use_deterministic_algorithms(True)
 (scan_zoo's axis scans have no run-to-run mode yet); integer scans, cummax and cummin are
@@ -40,7 +40,11 @@ Rules: torch's. The output dtype (integers and bool to int64 unless dtype= says;
 the input first, then scans in that dtype), the tie and NaN rules of cummax and cummin (the later
 index; a NaN wins, a later NaN over an earlier), logcumsumexp's infinities and NaNs. 16-bit floats
 accumulate in float32 and round once: the accuracy of torch's CPU kernel, which torch's own CUDA
-kernel for those types does not reach (bench/NOTES.md, "torch's scan ops").
+kernel for those types does not reach (bench/NOTES.md, "torch's scan ops"). A complex
+logcumsumexp's imaginary part is defined only modulo 2 pi, and torch's kernels pick a branch by
+the order of their combines; scan_zoo's is the one nearest the imaginary part of the term with the
+largest real part (include/scan_zoo/operators.cuh, LogSumExp<Complex<T>>), whatever the order:
+a line's first result is its first element, as in torch.
 
 torch.compile: Inductor lowers cumsum, cumprod, logcumsumexp, cummax and cummin to its own Triton
 scans; while the switch is on, those lowerings are Inductor's fallbacks, which call the aten

@@ -1,6 +1,9 @@
 // python/src/logsumexps.cu -- logcumsumexp's instantiations, forward along any axis
 // (typed_calls.cuh, Built::Forward), each scanned with scan_zoo::LogAddExp: the four float types,
-// output of the input's dtype (16-bit floats in float, rounded once).
+// output of the input's dtype (16-bit floats in float, rounded once), and the two complex types
+// (operators.cuh, LogSumExp<Complex<T>>).
+#include <scan_zoo/complex.cuh>
+
 #include "typed_calls.cuh"
 
 namespace scan_zoo_python {
@@ -15,6 +18,10 @@ const auto logsumexp_types = [](const ScanCall& call, auto& fn) {
     case D::Float64: return fn.template operator()<double, double, kForward>(), true;
     case D::BFloat16: return fn.template operator()<__nv_bfloat16, __nv_bfloat16, kForward>(), true;
     case D::Float16: return fn.template operator()<__half, __half, kForward>(), true;
+    case D::Complex64:
+      return fn.template operator()<scan_zoo::Complex<float>, scan_zoo::Complex<float>, kForward>(), true;
+    case D::Complex128:
+      return fn.template operator()<scan_zoo::Complex<double>, scan_zoo::Complex<double>, kForward>(), true;
     default: return false;
   }
 };

@@ -447,10 +447,11 @@ using ColumnsStage = StagedInput<typename Args::InT, Config::kThreads,
 // Blocks an SM (__launch_bounds__): the configuration's, except a zipped input's, 2 (its two
 // arrays' stage and the pair its accumulator usually is: at 3 blocks, 80 registers, the linear
 // recurrence's narrow kernel spilled with chunks of 192 bytes), and for LogSumExp accumulators at
-// most 3, or 2 for 16-bit inputs (their vectors of 8 columns): at 4 blocks (64 registers) the float
-// kernel spilled 4 bytes, at 3 (80) the 16-bit ones 16.
+// most 3, or 2 for 16-bit inputs (their vectors of 8 columns) and complex128 ones (32-byte
+// accumulators): at 4 blocks (64 registers) the float kernel spilled 4 bytes, at 3 (80) the 16-bit
+// ones 16 and complex128's 8.
 template <class In>
-inline constexpr int kLogSumExpColumnsBlocks = sizeof(In) < 4 ? 2 : 3;
+inline constexpr int kLogSumExpColumnsBlocks = sizeof(In) < 4 || sizeof(In) > 8 ? 2 : 3;
 template <class In, class Acc, class Config>
 inline constexpr int kColumnsBlocksPerSm =
     kIsLogSumExp<Acc> && Config::kBlocksPerSm > kLogSumExpColumnsBlocks<In> ? kLogSumExpColumnsBlocks<In>
