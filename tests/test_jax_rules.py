@@ -209,6 +209,8 @@ def _jaxs_own(op, dtype):
     """Whether scan_zoo.jax hands this operator and dtype to JAX's own function (jax.py's manual)."""
     if op in ("sum", "prod"):
         return dtype not in _dtypes.DTYPES
+    if op == "logsumexp" and dtype in _dtypes.COMPLEXES:
+        return True  # JAX's principal value, not the kernels' branch (_jax_rules.py)
     return dtype not in _dtypes.outputs_of(op)
 
 
