@@ -2,23 +2,22 @@
 
     python3 -m scripts torch-scan-ops [--out DIR] [--quick] [--ops OP,...]
 
-For every operator and dtype class (cumsum of bool, int32, float32, bfloat16, complex64 and
-uint32; cumprod of float32, int64 and complex64; cummax of float32 and int32 with its int64 indices;
+For every operator and dtype class (cumsum of bool, int32, float32, bfloat16, complex64 and uint32;
+cumprod of float32, int64 and complex64; cummax of float32 and int32 with its int64 indices;
 logcumsumexp of float32, bfloat16 and complex64), along the rows of [B, L], the columns of [L, C]
 (dim 0), the middle axis of [B, L, C] and one long array: the op as a program calls it
-(torch.cumsum(x, dim), ...) with the
-switch off (torch's kernel) and on (scan_zoo's), and a device-to-device copy moving as many bytes
-(the input read, the outputs written: cummax's values and int64 indices), in one process, each
-in its own batch, the three interleaved over rounds. The timing protocol is the zoo's
-(scripts/framework_scans.py's time_batch: L2 flushed before every rep outside the events, warm-up,
-adaptive reps, the median with min and max). Then torch.compile (Inductor) of a cumsum with the
-switch off and on, and three programs, unmodified, whole steps timed with CUDA events, warm L2:
-HF transformers' TopPLogitsWarper over a 128256-token vocabulary, position ids from a bool and an
-int64 attention mask, (mask.cumsum(-1) - 1).clamp(min=0), and MoE routing offsets,
-counts.cumsum(0). Last, the time a call of a small cumsum costs in a loop of 2,000 (host bound:
-the GPU's work is shorter than the call's host work). The programs and the loop run with the
-switch off, on, and, where the package has its C++ kernels (scan_zoo._torch_kernels), on with
-its Python kernels alone: what each way into scan_zoo costs the host.
+(torch.cumsum(x, dim), ...) with the switch off (torch's kernel) and on (scan_zoo's), and a
+device-to-device copy moving as many bytes (the input read, the outputs written: cummax's values
+and int64 indices), in one process, each in its own batch, the three interleaved over rounds. The
+timing protocol is the zoo's (scripts/framework_scans.py's time_batch: L2 flushed before every rep
+outside the events, warm-up, adaptive reps, the median with min and max). Then torch.compile
+(Inductor) of a cumsum with the switch off and on, and three programs, unmodified, whole steps
+timed with CUDA events, warm L2: HF transformers' TopPLogitsWarper over a 128256-token vocabulary,
+position ids from a bool and an int64 attention mask, (mask.cumsum(-1) - 1).clamp(min=0), and MoE
+routing offsets, counts.cumsum(0). Last, the time a call of a small cumsum costs in a loop of 2,000
+(host bound: the GPU's work is shorter than the call's host work). The programs and the loop run
+with the switch off, on, and, where the package has its C++ kernels (scan_zoo._torch_kernels), on
+with its Python kernels alone: what each way into scan_zoo costs the host.
 
 --ops cumsum,logcumsumexp: the kernel rows of those operators alone, nothing else (a quick look
 at one kernel's change).
