@@ -150,12 +150,13 @@ struct LogSumExp {
 // combine rescales by a real exp, as for real values, and an element z costs a sine and a cosine,
 // {re z, im z, e^(i im z)}. The result is max + log(sum): its real part max + log|sum|. Its
 // imaginary part is defined only up to a multiple of 2 pi, and torch's kernels pick one by the
-// order of their combines (each side's max plus the angle of log1p of the other's exp), so its
-// CPU and CUDA kernels may differ by 2 pi (tests/test_torch_switch.py compares modulo 2 pi). Here
-// it is the principal angle of the sum moved by the multiple of 2 pi that brings it nearest the
-// largest term's own imaginary part: the same for any order of combines, a line's first result
-// is its first element, and where one term dominates its branch is kept, as torch's kernels keep
-// it. Where every real part so far is -inf (e^z = 0, whose angle no branch can recover) it is the
+// order of their combines (each side's max plus the angle of log1p of the other's exp): its CPU
+// and CUDA kernels differ by multiples of 2 pi (bench/NOTES.md, "torch's scan ops: complex
+// logcumsumexp"; tests/test_torch_switch.py compares modulo 2 pi). Here it is the principal angle
+// of the sum moved by the multiple of 2 pi that brings it nearest the largest term's own
+// imaginary part: the same for any order of combines, a line's first result is its first element
+// (to rounding), and where one term dominates its branch is kept, as torch's kernels keep it.
+// Where every real part so far is -inf (e^z = 0, whose angle no branch can recover) it is the
 // principal angle of the sum of their directions (torch's CPU kernel keeps the last one's). A NaN
 // in either part of any term makes both parts NaN from there on, as in torch.
 template <class T>

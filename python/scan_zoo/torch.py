@@ -44,7 +44,7 @@ kernel for those types does not reach (bench/NOTES.md, "torch's scan ops"). A co
 logcumsumexp's imaginary part is defined only modulo 2 pi, and torch's kernels pick a branch by
 the order of their combines; scan_zoo's is the one nearest the imaginary part of the term with the
 largest real part (include/scan_zoo/operators.cuh, LogSumExp<Complex<T>>), whatever the order:
-a line's first result is its first element, as in torch.
+a line's first result is its first element (to rounding), as in torch.
 
 torch.compile: Inductor lowers cumsum, cumprod, logcumsumexp, cummax and cummin to its own Triton
 scans; while the switch is on, those lowerings are Inductor's fallbacks, which call the aten
