@@ -169,19 +169,30 @@ struct LogSumExp<Complex<T>> {
       : max(largest), angle(its_angle), sum(scaled_sum) {}
   template <class U>
   __host__ __device__ __forceinline__ explicit LogSumExp(Complex<U> z)
-      : max(static_cast<T>(z.real())), angle(static_cast<T>(z.imag())),
-        sum(cuda::std::cos(angle), cuda::std::sin(angle)) {}
+      : LogSumExp(term(static_cast<T>(z.real()), static_cast<T>(z.imag()))) {}
   template <class U>
   __host__ __device__ __forceinline__ explicit operator Complex<U>() const {
-    constexpr T kTwoPi = T(6.28318530717958647692528676655900577);
-    const T principal = cuda::std::atan2(sum.imag(), sum.real());
-    const T turns = max == -cuda::std::numeric_limits<T>::infinity() ? T(0) : cuda::std::rint((angle - principal) / kTwoPi);
-    const T imag = max != max ? max : principal + turns * kTwoPi;  // a NaN max: NaN in both parts
-    return Complex<U>(static_cast<U>(max + cuda::std::log(cuda::std::hypot(sum.real(), sum.imag()))),
-                      static_cast<U>(imag));
+    const Complex<T> value = log_of(*this);
+    return Complex<U>(static_cast<U>(value.real()), static_cast<U>(value.imag()));
   }
   __host__ __device__ __forceinline__ static LogSumExp empty() {
     return {-cuda::std::numeric_limits<T>::infinity(), T(0), Complex<T>(T(0), T(0))};
+  }
+
+ private:
+  // Out of line, as detail::log_add_exp is: the kernels convert each item where they load and
+  // store it, in unrolled loops, and inlined there the sines, cosines, atan2s and logs took the
+  // package's build past its 5 minutes on 2 cores (bench/NOTES.md, "complex logcumsumexp").
+  __host__ __device__ __noinline__ static LogSumExp term(T re, T im) {
+    return {re, im, Complex<T>(cuda::std::cos(im), cuda::std::sin(im))};
+  }
+  __host__ __device__ __noinline__ static Complex<T> log_of(const LogSumExp& a) {
+    constexpr T kTwoPi = T(6.28318530717958647692528676655900577);
+    const T principal = cuda::std::atan2(a.sum.imag(), a.sum.real());
+    const T turns =
+        a.max == -cuda::std::numeric_limits<T>::infinity() ? T(0) : cuda::std::rint((a.angle - principal) / kTwoPi);
+    const T imag = a.max != a.max ? a.max : principal + turns * kTwoPi;  // a NaN max: NaN in both parts
+    return Complex<T>(a.max + cuda::std::log(cuda::std::hypot(a.sum.real(), a.sum.imag())), imag);
   }
 };
 
