@@ -25,16 +25,15 @@ time, and a Python kernel's is more than torch's own (bench/NOTES.md, "torch's s
 host's share"). Every other call goes on to the Python kernels, and from them to torch's.
 
 What it covers, and what falls through: a call is served when scan_zoo has a plan for its dtypes
-(scan_zoo/_dtypes.py: cumsum and cumprod of bool, every integer, the four float types and
-complex64 and complex128, with any integer, float or complex dtype= from an integer or bool input
-and any float or complex one from a float input; logcumsumexp of the floats and complex; cummax
-and cummin of bool, the signed integers, uint8 and the floats, lines of fewer than 2^31 elements)
-and its out= tensors are contiguous, of the result's shape and dtype. Anything else (a strided or
-resized out=, a dim out of range) goes to torch's own CUDA
-kernel, as if the switch were off: torch's results, and torch's errors. So does a floating-point
-or complex cumsum, cumprod or logcumsumexp under torch.use_deterministic_algorithms(True)
-(scan_zoo's axis scans have no run-to-run mode yet); integer scans, cummax and cummin are
-deterministic as they are.
+(scan_zoo/_dtypes.py: cumsum and cumprod of bool, every integer, the four float types and complex64
+and complex128, with any integer, float or complex dtype= from an integer or bool input and any
+float or complex one from a float input; logcumsumexp of the floats and complex; cummax and cummin
+of bool, the signed integers, uint8 and the floats, lines of fewer than 2^31 elements) and its out=
+tensors are contiguous, of the result's shape and dtype. Anything else (a strided or resized out=,
+an in-place scan of a strided tensor, a dim out of range) goes to torch's own CUDA kernel, as if
+the switch were off: torch's results, and torch's errors. So does a floating-point or complex
+cumsum, cumprod or logcumsumexp under torch.use_deterministic_algorithms(True) (scan_zoo's axis
+scans have no run-to-run mode yet); integer scans, cummax and cummin are deterministic as they are.
 
 Rules: torch's. The output dtype (integers and bool to int64 unless dtype= says; dtype= converts
 the input first, then scans in that dtype), the tie and NaN rules of cummax and cummin (the later
