@@ -182,7 +182,8 @@ struct LogSumExp<Complex<T>> {
  private:
   // Out of line, as detail::log_add_exp is: the kernels convert each item where they load and
   // store it, in unrolled loops, and inlined there the sines, cosines, atan2s and logs took the
-  // package's build past its 5 minutes on 2 cores (bench/NOTES.md, "complex logcumsumexp").
+  // package's build past its 5 minutes on 2 cores (bench/NOTES.md, "torch's scan ops: complex
+  // logcumsumexp").
   __host__ __device__ __noinline__ static LogSumExp term(T re, T im) {
     return {re, im, Complex<T>(cuda::std::cos(im), cuda::std::sin(im))};
   }
