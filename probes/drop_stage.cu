@@ -33,8 +33,8 @@ struct NoWait : Config {
   struct Lookback {
     typename Config::template State<T> state;
     std::int64_t tile;
-    template <class U, class Op, bool /*FixedOrder*/>
-    __device__ U get_in_warp0(U total, const Op& op) const {
+    template <class U, class Op>
+    __device__ U get_in_warp0(U total, const Op& op, bool /*fixed_order*/) const {
       if (lane_id() == 0) state.publish(tile, kTileInclusive, total);
       return op.template identity<U>();
     }

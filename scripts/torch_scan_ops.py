@@ -1,6 +1,6 @@
 """torch's scan operators with scan_zoo.torch on and off, beside a copy of the same bytes (issue 57's table).
 
-    python3 -m scripts torch-scan-ops [--out DIR] [--quick] [--ops OP,...]
+    python3 -m scripts torch-scan-ops [--out DIR] [--quick] [--ops OP,...] [--deterministic]
 
 For every operator and dtype class (cumsum of bool, int32, float32, bfloat16, complex64 and uint32;
 cumprod of float32, int64 and complex64; cummax of float32 and int32 with its int64 indices;
@@ -20,7 +20,9 @@ with the switch off, on, and, where the package has its C++ kernels (scan_zoo._t
 with its Python kernels alone: what each way into scan_zoo costs the host.
 
 --ops cumsum,logcumsumexp: the kernel rows of those operators alone, nothing else (a quick look
-at one kernel's change).
+at one kernel's change). --deterministic: each kernel row also times scan_zoo under
+torch.use_deterministic_algorithms(True) (its fixed-order look-back for the floating-point scans),
+interleaved with the other three, and gives its cost over scan_zoo's default.
 
 Writes DIR/torch_scan_ops.txt (a table per part, headed with the GPU, torch and the commit from
 SCAN_ZOO_COMMIT), DIR/torch_scan_ops.json, and DIR/torch_scan_ops.png (scan_zoo's speed over
@@ -90,7 +92,18 @@ def median_stats(times):
     return {"median_ms": statistics.median(times), "min_ms": min(times), "max_ms": max(times), "reps": len(times)}
 
 
-def kernel_table(torch, switch, fs, options, quick, only=None):
+@contextlib.contextmanager
+def deterministic_algorithms(torch, on):
+    """torch.use_deterministic_algorithms(on) for a block, as it was after it."""
+    was = torch.are_deterministic_algorithms_enabled()
+    torch.use_deterministic_algorithms(on)
+    try:
+        yield
+    finally:
+        torch.use_deterministic_algorithms(was)
+
+
+def kernel_table(torch, switch, fs, options, quick, only=None, deterministic=False):
     framework = fs.Torch()
     flush_buffer, sink = framework.flush_buffer(2 * framework.l2_bytes())
     flush = lambda: framework.read(flush_buffer, sink)  # noqa: E731
@@ -101,24 +114,28 @@ def kernel_table(torch, switch, fs, options, quick, only=None):
         src = torch.empty(moved // 2, dtype=torch.uint8, device="cuda")
         dst = torch.empty_like(src)
         results = {"torch": [], "scan_zoo": [], "copy": []}
+        if deterministic:
+            results["deterministic"] = []
         for round_ in range(options.rounds):
-            order = ["torch", "scan_zoo", "copy"] if round_ % 2 == 0 else ["copy", "scan_zoo", "torch"]
+            order = list(results) if round_ % 2 == 0 else list(results)[::-1]
             for who in order:
                 if who == "copy":
                     run_once = lambda: dst.copy_(src)  # noqa: E731
                     results[who] += fs.time_batch(framework, run_once, flush, options)
                     continue
-                with switch.enabled(who == "scan_zoo"):
+                with switch.enabled(who != "torch"), deterministic_algorithms(torch, who == "deterministic"):
                     run_once = lambda: call(x, dim)  # noqa: E731
                     results[who] += fs.time_batch(framework, run_once, flush, options)
         stats = {who: median_stats(times) for who, times in results.items()}
         rows.append({"op": op, "dtype": dtype_label, "shape": shape_label, "mib": moved / MiB, **{
             f"{who}_{key}": value for who, s in stats.items() for key, value in s.items()}})
         row = rows[-1]
+        fixed = (f", deterministic {row['deterministic_median_ms'] * 1e3:9.1f} us "
+                 f"({row['deterministic_median_ms'] / row['scan_zoo_median_ms']:5.2f}x the default)") if deterministic else ""
         print(f"{op:>12} {dtype_label:>16} {shape_label:>24}: torch {row['torch_median_ms'] * 1e3:9.1f} us, "
               f"scan_zoo {row['scan_zoo_median_ms'] * 1e3:9.1f} us ({row['torch_median_ms'] / row['scan_zoo_median_ms']:6.2f}x), "
-              f"copy {row['copy_median_ms'] * 1e3:9.1f} us ({100 * row['copy_median_ms'] / row['scan_zoo_median_ms']:5.1f}% of copy)",
-              flush=True)
+              f"copy {row['copy_median_ms'] * 1e3:9.1f} us ({100 * row['copy_median_ms'] / row['scan_zoo_median_ms']:5.1f}% of copy)"
+              f"{fixed}", flush=True)
     return rows
 
 
@@ -251,15 +268,21 @@ def compiled(torch, switch):
 
 def write(out, header, kernels, compiled_rows, program_rows, host_rows):
     out.mkdir(parents=True, exist_ok=True)
+    deterministic = any("deterministic_median_ms" in r for r in kernels)
     lines = [f"# {line}" for line in header] + [
-        "# kernels: median us (min-max) of torch's kernel, scan_zoo's and a copy of the same bytes; cold L2",
+        "# kernels: median us (min-max) of torch's kernel, scan_zoo's and a copy of the same bytes; cold L2" +
+        ("; deterministic: scan_zoo under torch.use_deterministic_algorithms(True), its cost over scan_zoo's default"
+         if deterministic else ""),
         f"# {'op':<12} {'dtype':<16} {'shape':<24} {'MiB':>7} {'torch_us':>22} {'scan_zoo_us':>22} "
-        f"{'copy_us':>22} {'speedup':>8} {'%copy':>6}"]
+        f"{'copy_us':>22} {'speedup':>8} {'%copy':>6}" +
+        (f" {'deterministic_us':>22} {'cost':>6}" if deterministic else "")]
     for r in kernels:
         span = lambda who: f"{r[who + '_median_ms'] * 1e3:.1f} ({r[who + '_min_ms'] * 1e3:.1f}-{r[who + '_max_ms'] * 1e3:.1f})"  # noqa: E731
+        fixed = (f" {span('deterministic'):>22} {r['deterministic_median_ms'] / r['scan_zoo_median_ms']:6.2f}"
+                 if deterministic else "")
         lines.append(f"{r['op']:<14} {r['dtype']:<16} {r['shape']:<24} {r['mib']:7.1f} {span('torch'):>22} "
                      f"{span('scan_zoo'):>22} {span('copy'):>22} {r['torch_median_ms'] / r['scan_zoo_median_ms']:8.2f} "
-                     f"{100 * r['copy_median_ms'] / r['scan_zoo_median_ms']:6.1f}")
+                     f"{100 * r['copy_median_ms'] / r['scan_zoo_median_ms']:6.1f}{fixed}")
     lines.append("# torch.compile (Inductor), whole call, warm L2: median us (min-max)")
     for r in compiled_rows:
         lines.append(f"compile cumsum(1)*2 {r['shape']}: inductor {r['inductor_us'][0]:.1f} "
@@ -309,12 +332,14 @@ def main(argv):
     if any(a in ("-h", "--help") for a in argv):
         print(__doc__)
         return 0
-    quick, only, out, rest = False, None, Path("results") / "torch_scan_ops", list(argv)
+    quick, only, deterministic, out, rest = False, None, False, Path("results") / "torch_scan_ops", list(argv)
     known = ("cumsum", "cumprod", "cummax", "logcumsumexp")
     while rest:
         flag = rest.pop(0)
         if flag == "--quick":
             quick = True
+        elif flag == "--deterministic":
+            deterministic = True
         elif flag == "--out" and rest:
             out = Path(rest.pop(0))
         elif flag == "--ops" and rest:
@@ -324,7 +349,7 @@ def main(argv):
                 return 2
         else:
             print(f"torch-scan-ops: unknown or incomplete argument {flag!r} (usage: python3 -m scripts "
-                  f"torch-scan-ops [--out DIR] [--quick] [--ops OP,...])", file=sys.stderr)
+                  f"torch-scan-ops [--out DIR] [--quick] [--ops OP,...] [--deterministic])", file=sys.stderr)
             return 2
     try:
         import torch
@@ -339,7 +364,7 @@ def main(argv):
     options = SimpleNamespace(warmup=3, hot=False, reps=0, rounds=2 if quick else 3)
     header = [f"{torch.cuda.get_device_name()}, torch {torch.__version__}, scan_zoo commit "
               f"{os.environ.get('SCAN_ZOO_COMMIT', 'unknown')}, {time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())}"]
-    kernels = kernel_table(torch, switch, fs, options, quick, only)
+    kernels = kernel_table(torch, switch, fs, options, quick, only, deterministic)
     if only:
         write(out, header, kernels, [], [], [])
     else:

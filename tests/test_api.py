@@ -56,13 +56,16 @@ def test_axis_selftest(gpu, seed):
     composed (4 bytes, not commutative), an operator with state, an initial value in device
     memory), two and four columns off a row's alignment, caller memory of
     workspace_bytes(shape) (two shapes, two rounds each, and an int64 input into int32 sums in
-    workspace_bytes<int32, int64>), and the refusals (tests/cuda/axis_selftest.cu)."""
+    workspace_bytes<int32, int64>), the deterministic scans (RunToRun and ChosenAtRunTime through
+    every kernel: 10 shapes x 12 exact checks, 5 shapes of real values repeated bit for bit, and
+    line totals refused under ChosenAtRunTime), and the refusals (tests/cuda/axis_selftest.cu)."""
     result = run([TEST_BIN / "axis_selftest", "--seed", seed], timeout=900)
     context = f"seed {seed}\n{result.stdout[-4000:]}\n{result.stderr[-2000:]}"
     assert result.returncode == 0 and "axis_selftest: 0 failed" in result.stdout, context
     passed = re.findall(r"^PASS ", result.stdout, re.M)
     shapes, checks_per_shape, unaligned_rows, caller_workspace, refusals = 61, 22, 2, 6, 4
-    expected = shapes * checks_per_shape + unaligned_rows + caller_workspace + refusals
+    deterministic = 10 * (6 + 4 + 2) + 5 + 1
+    expected = shapes * checks_per_shape + unaligned_rows + caller_workspace + deterministic + refusals
     assert len(passed) == expected, f"{len(passed)} checks passed, {expected} expected\n{context}"
 
 

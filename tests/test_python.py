@@ -26,9 +26,9 @@ from scan_zoo import _core, _dtypes  # noqa: E402
 
 def test_the_extension_is_there():
     from scan_zoo._extension_loader import extension
-    assert extension.scan_workspace_bytes(0, 2, 2, 8, 131072, 1) > 0
+    assert extension.scan_workspace_bytes(0, 2, 2, 8, 131072, 1, False) > 0
     # an unknown combination of dtypes (bfloat16 -> int64) has no code: SIZE_MAX, never a guess
-    assert extension.scan_workspace_bytes(0, 4, 1, 8, 131072, 1) == 2**64 - 1
+    assert extension.scan_workspace_bytes(0, 4, 1, 8, 131072, 1, False) == 2**64 - 1
 
 
 def test_every_listed_combination_has_code_and_no_other():
@@ -40,7 +40,7 @@ def test_every_listed_combination_has_code_and_no_other():
         listed = {"sum": _dtypes.KERNEL_SUMS, "prod": _dtypes.KERNEL_PRODUCTS}.get(op) or _dtypes.outputs_of(op)
         for in_dtype, in_code in _dtypes.DTYPE_CODES.items():
             for out_dtype, out_code in _dtypes.DTYPE_CODES.items():
-                built = extension.scan_workspace_bytes(code, in_code, out_code, 4, 1000, 3) != 2**64 - 1
+                built = extension.scan_workspace_bytes(code, in_code, out_code, 4, 1000, 3, False) != 2**64 - 1
                 assert built == (out_dtype in listed.get(in_dtype, ())), (op, in_dtype, out_dtype)
 
 
@@ -117,7 +117,7 @@ def test_every_view_scans_on_a_kernel_that_is_built():
             for out_dtype in outs:
                 (i, lanes), (o, _) = _dtypes.kernel_view(op, in_dtype), _dtypes.kernel_view(op, out_dtype)
                 codes = _dtypes.OPERATOR_CODES[op], _dtypes.DTYPE_CODES[i], _dtypes.DTYPE_CODES[o]
-                built = extension.scan_workspace_bytes(*codes, 4, 1000, 3 * lanes) != 2**64 - 1
+                built = extension.scan_workspace_bytes(*codes, 4, 1000, 3 * lanes, False) != 2**64 - 1
                 assert built, (op, in_dtype, out_dtype)
                 if op == "sum" and (in_dtype, out_dtype) in _dtypes.REVERSIBLE_SUMS:
                     assert (i, o) in _dtypes.REVERSIBLE_KERNEL_SUMS
@@ -277,6 +277,28 @@ def test_cumsum_against_torch(torch, seed, shape, dim, dtype_name, out_name):
             assert y.dtype == out_dtype and y.shape == x.shape
             expected = reference_scan(torch, x, dim, "sum", exclusive, reverse, out_dtype)
             assert torch.equal(y, expected), (exclusive, reverse)
+
+
+@pytest.mark.parametrize("shape, dim", SHAPES + [((600001,), 0), ((3, 300001), 1), ((2, 70001, 40), 1)])
+@pytest.mark.parametrize("dtype_name, out_name", [("float32", None), ("float64", None), ("bfloat16", "float32")])
+def test_deterministic_cumsum_in_every_form_against_torch(torch, seed, shape, dim, dtype_name, out_name):
+    """scan_zoo's own functions follow torch.use_deterministic_algorithms(True): the fixed-order
+    look-back (a single line then goes to the row kernel), exact in every form on exact data, rows
+    and lines of several look-back windows among them."""
+    dtype = getattr(torch, dtype_name)
+    out_dtype = getattr(torch, out_name) if out_name else dtype
+    x = random_tensor(torch, shape, dtype, torch.Generator(device="cuda").manual_seed(seed))
+    was = torch.are_deterministic_algorithms_enabled()
+    torch.use_deterministic_algorithms(True)
+    try:
+        for exclusive in (False, True):
+            for reverse in (False, True):
+                y = scan_zoo.cumsum(x, dim, dtype=out_dtype if out_name else None, exclusive=exclusive,
+                                    reverse=reverse)
+                assert torch.equal(y, reference_scan(torch, x, dim, "sum", exclusive, reverse, out_dtype)), \
+                    (exclusive, reverse)
+    finally:
+        torch.use_deterministic_algorithms(was)
 
 
 def extreme_input(torch, shape, dtype, generator):

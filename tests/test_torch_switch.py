@@ -150,7 +150,7 @@ def test_opinfo_samples_with_the_switch_on(torch, on, function):
         failures += [f"{function} {name} {sample.input.shape} {sample.args} {sample.kwargs}: {why}"
                      for sample, why in wrong[:3]]
         covered = _has_plan(op, name)
-        if covered and not torch.are_deterministic_algorithms_enabled():
+        if covered:
             assert scan_zoo_served > 0, f"{function} {name}: scan_zoo has code for it but served no sample"
         if not covered:
             assert scan_zoo_served == 0, f"{function} {name}: scan_zoo has no code for it, yet served {scan_zoo_served}"
@@ -301,8 +301,9 @@ def test_tensor_methods_out_and_in_place_reach_scan_zoo(torch, on):
 def test_the_cpp_kernels_serve_what_needs_no_cast_and_hand_on_the_rest(torch, on):
     """scan_zoo._torch_kernels (python/src/torch_kernels.cpp), in front of the Python kernels where
     the package was built against this torch: it serves cumsum, cumprod and logcumsumexp of a
-    contiguous CUDA tensor with a one-pass plan, gradients included, and hands a strided input,
-    a dtype= that needs a cast and a deterministic float scan on to the Python kernels."""
+    contiguous CUDA tensor with a one-pass plan, gradients included (and a float scan under
+    torch.use_deterministic_algorithms, in the fixed order), and hands a strided input and a
+    dtype= that needs a cast on to the Python kernels."""
     fast = on._fast_kernels()
     if fast is None:
         pytest.skip("the package was built without torch in the build's Python (no scan_zoo._torch_kernels)")
@@ -336,9 +337,10 @@ def test_the_cpp_kernels_serve_what_needs_no_cast_and_hand_on_the_rest(torch, on
     was = torch.are_deterministic_algorithms_enabled()
     torch.use_deterministic_algorithms(True)
     try:
-        before_fast, before = fast.served()["cumsum"], on.counts()["cumsum"]
-        torch.cumsum(floats, 1)
-        assert fast.served()["cumsum"] == before_fast and on.counts()["cumsum"][1] == before[1] + 1
+        before_fast = fast.served()["cumsum"]
+        got = torch.cumsum(floats, 1)
+        assert fast.served()["cumsum"] == before_fast + 1
+        torch.testing.assert_close(got.cpu().double(), floats.cpu().double().cumsum(1), rtol=1e-6, atol=1e-5)
     finally:
         torch.use_deterministic_algorithms(was)
     # Autograd records above the kernels: the forward and cumsum's backward (a cumsum) both reach them.
@@ -388,23 +390,45 @@ def test_cuda_graph_capture_and_replay(torch, on):
         assert torch.equal(static_y.cpu(), cpu.cumsum(1)) and torch.equal(static_v.cpu(), cpu.cummin(1).values)
 
 
-def test_deterministic_mode_is_bit_identical(torch, on):
-    """Under torch.use_deterministic_algorithms(True) a float sum falls through to torch's kernel
-    (scan_zoo's axis scans have no run-to-run mode yet) and an integer sum stays on scan_zoo; both
-    give the same bits twice."""
-    x = torch.randn(64, 100000, device="cuda")
-    i = torch.randint(-9, 10, (64, 100000), device="cuda")
+# Where the deterministic mode's look-backs run (one line of 2^24 elements: the row kernel, its one row
+# of 64 windows; rows of several windows; columns and a middle axis of many bands; a complex sum as
+# pairs of floats), each with a float op of every kind.
+_DETERMINISTIC_CALLS = [((1 << 24,), 0, "cumsum", "float32"), ((4, 1 << 21), 1, "cumsum", "float32"),
+                        ((1 << 20, 16), 0, "cumsum", "float32"), ((4, 65536, 32), 1, "cumsum", "float64"),
+                        ((8, 1 << 19), 1, "cumsum", "complex64"), ((4, 1 << 20), 1, "cumsum", "bfloat16"),
+                        ((8, 1 << 20), 1, "cumprod", "float32"), ((1 << 21, 8), 0, "logcumsumexp", "float32")]
+
+
+@pytest.mark.parametrize("shape, dim, op, dtype", _DETERMINISTIC_CALLS)
+def test_deterministic_mode_is_bit_identical(torch, on, shape, dim, op, dtype):
+    """Under torch.use_deterministic_algorithms(True) scan_zoo serves float scans in its fixed-order
+    look-back: five runs give the same bits, near torch's CPU kernel in float64; an integer sum
+    stays served and exact."""
+    generator = torch.Generator(device="cuda").manual_seed(11)
+    x = torch.randn(shape, generator=generator, device="cuda", dtype=getattr(torch, dtype))
+    if op == "cumprod":
+        x = 1 + x / 1000  # products of a million factors that stay finite
+    function = getattr(torch, op)
     was = torch.are_deterministic_algorithms_enabled()
     torch.use_deterministic_algorithms(True)
     try:
-        before = on.counts().get("cumsum", (0, 0))
-        a, b = torch.cumsum(x, 1), torch.cumsum(x, 1)
-        c, d = torch.cumsum(i, 1), torch.cumsum(i, 1)
-        after = on.counts()["cumsum"]
+        before = served(on, op)
+        first = function(x, dim)
+        runs = [function(x, dim) for _ in range(4)]
+        after = served(on, op)
+        ints = torch.randint(-9, 10, (64, 100000), generator=generator, device="cuda")
+        int_sums = torch.cumsum(ints, 1)
     finally:
         torch.use_deterministic_algorithms(was)
-    assert torch.equal(a, b) and torch.equal(c, d)
-    assert after[1] - before[1] == 2 and after[0] - before[0] == 2  # floats fell through, integers served
+    assert after[0] - before[0] == 5 and after[1] == before[1], (before, after)  # all served
+    for again in runs:
+        assert torch.equal(again.view(torch.uint8), first.view(torch.uint8))  # bit for bit
+    # Near the exact result: float32's rounding over partial sums of a random walk, bfloat16's once.
+    wide = torch.complex128 if x.is_complex() else torch.float64
+    want = function(x.cpu().to(wide), dim)
+    torch.testing.assert_close(first.cpu().to(wide), want, rtol=1e-2 if dtype == "bfloat16" else 1e-3,
+                               atol=1e-3 * shape[dim] ** 0.5)
+    assert torch.equal(int_sums.cpu(), ints.cpu().cumsum(1))
 
 
 def test_what_scan_zoo_lacks_falls_through_to_torch(torch, on, switch):

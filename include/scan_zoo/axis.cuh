@@ -28,11 +28,16 @@
 // Options: `total` receives the outer x inner line totals (row-major, [outer, inner], initial
 // value included; allocate that many Out; a call without Options asks for none, and compiles
 // the row kernel only in its form without them); `config` must stay kAutomatic (the
-// configurations of the table are the 1-D scan's); Determinism::RunToRun is not implemented for axis scans yet (a
-// compile error says so).
+// configurations of the table are the 1-D scan's); Determinism as scan.cuh's: RunToRun runs
+// every kernel below with its look-back in a fixed order (the same bits in every run: the row
+// kernel's chain of windows starts where each row starts, the column kernel's at each column
+// block's first band), and ChosenAtRunTime compiles both look-backs, `run_to_run` choosing per
+// call. ChosenAtRunTime is the form for a build that counts its kernels (the Python package's):
+// it writes no line totals, so that the row kernel is compiled once (LineTotals, below).
 // Errors: cudaErrorInvalidValue for a negative extent, outer x length x inner beyond 2^63 - 1, a
 // null pointer with elements to scan, in == out with In and Out of different sizes, a forced
-// configuration, or a column scan of more than 2^31 - 1 tiles; else scan.cuh's.
+// configuration, a column scan of more than 2^31 - 1 tiles, or line totals asked of
+// ChosenAtRunTime; else scan.cuh's.
 //
 // How: rows (inner = 1, detail/rows_kernel.cuh): the rows laid end to end are one array, and
 // scanning every row is a segmented scan of it, a plain scan under a lifted operator with a row
@@ -131,10 +136,13 @@ cudaError_t scan_lines(const Args& args, const Starts& starts, Workspace& worksp
 }
 
 // Whether a scan along an axis may be asked for its line totals (Options::total): a call without
-// Options never is, and then the row kernel is compiled without them alone, not beside its form
-// that writes them (RowStarts<true>), which a build that makes only such calls (the Python
-// package's) need not compile (bench/NOTES.md, "torch's scan ops: the build under five minutes").
+// Options never is, nor one under Determinism::ChosenAtRunTime, and then the row kernel is
+// compiled without them alone, not beside its form that writes them (RowStarts<true>), which a
+// build that makes only such calls (the Python package's) need not compile (bench/NOTES.md,
+// "torch's scan ops: the build under five minutes").
 enum class LineTotals { Possible, Never };
+template <Determinism D>
+inline constexpr LineTotals totals_for = D == Determinism::ChosenAtRunTime ? LineTotals::Never : LineTotals::Possible;
 
 // The row kernel over lines of `length` elements each, with their totals when args.total asks.
 template <LineTotals Totals, class Args>
@@ -180,15 +188,16 @@ cudaError_t scan_along(typename InputPointer<In>::type in, typename OutputPointe
                        ScanKind kind, const Init& initial, const Op& op, Workspace& workspace, cudaStream_t stream,
                        const Options<Out, D>& options) {
   using Acc = accumulator_t<AccChoice, Out>;
-  static_assert(D == Determinism::NotGuaranteed,
-                "scan_zoo: Determinism::RunToRun is not implemented for scans along an axis yet");
   if constexpr (check_scannable<In, Out, Acc, Op>()) {
     const std::int64_t n = element_count(shape);
     const std::int64_t lines = element_count(Shape{shape.outer, 1, shape.inner});
-    if (refuses(in, out, n, options.config) || lines < 0 || options.config != kAutomatic) return cudaErrorInvalidValue;
+    if (refuses(in, out, n, options.config) || lines < 0 || options.config != kAutomatic ||
+        (Totals == LineTotals::Never && options.total))
+      return cudaErrorInvalidValue;
     const ScanFront<Acc> front = front_of<Acc>(initial, op);
     if (n == 0) return write_fronts(front, op, options.total, lines, stream);
-    const ScanArgs<In, Out, Acc, Op, Reverse> args{in, out, n, kind == ScanKind::Exclusive, front, op, options.total};
+    const ScanArgs<In, Out, Acc, Op, Reverse, kLookbackOrder<D>> args{
+        in, out, n, kind == ScanKind::Exclusive, front, op, options.total, options.run_to_run};
     if constexpr (kRowItems<In, Out, Acc, 2>)
       if (shape.inner == 2 && rows_as_items<2>(args)) {
         if constexpr (kFlatRows<Acc, 2>)
@@ -226,7 +235,7 @@ cudaError_t scan_along(typename InputPointer<In>::type in, typename OutputPointe
 template <class AccChoice = UseDefault, class In, class Out, class Op, Determinism D = Determinism::NotGuaranteed>
 cudaError_t inclusive_scan(const In* in, Out* out, const Shape& shape, Op op, Workspace& workspace, cudaStream_t stream,
                            const Options<Out, D>& options) {
-  return detail::scan_along<AccChoice, false, In, detail::LineTotals::Possible>(
+  return detail::scan_along<AccChoice, false, In, detail::totals_for<D>>(
       in, out, shape, detail::ScanKind::Inclusive, detail::IdentityInFront{}, op, workspace, stream, options);
 }
 template <class AccChoice = UseDefault, class In, class Out, class Op>
@@ -240,7 +249,7 @@ template <class AccChoice = UseDefault, class In, class Out, class Init, class O
           Determinism D = Determinism::NotGuaranteed>
 cudaError_t inclusive_scan_init(const In* in, Out* out, const Shape& shape, const Init& initial, Op op,
                                 Workspace& workspace, cudaStream_t stream, const Options<Out, D>& options) {
-  return detail::scan_along<AccChoice, false, In, detail::LineTotals::Possible>(
+  return detail::scan_along<AccChoice, false, In, detail::totals_for<D>>(
       in, out, shape, detail::ScanKind::Inclusive, initial, op, workspace, stream, options);
 }
 template <class AccChoice = UseDefault, class In, class Out, class Init, class Op>
@@ -254,7 +263,7 @@ template <class AccChoice = UseDefault, class In, class Out, class Init, class O
           Determinism D = Determinism::NotGuaranteed>
 cudaError_t exclusive_scan(const In* in, Out* out, const Shape& shape, const Init& initial, Op op, Workspace& workspace,
                            cudaStream_t stream, const Options<Out, D>& options) {
-  return detail::scan_along<AccChoice, false, In, detail::LineTotals::Possible>(
+  return detail::scan_along<AccChoice, false, In, detail::totals_for<D>>(
       in, out, shape, detail::ScanKind::Exclusive, initial, op, workspace, stream, options);
 }
 template <class AccChoice = UseDefault, class In, class Out, class Init, class Op>
@@ -267,7 +276,7 @@ cudaError_t exclusive_scan(const In* in, Out* out, const Shape& shape, const Ini
 template <class AccChoice = UseDefault, class In, class Out, class Op, Determinism D = Determinism::NotGuaranteed>
 cudaError_t reverse_inclusive_scan(const In* in, Out* out, const Shape& shape, Op op, Workspace& workspace,
                                    cudaStream_t stream, const Options<Out, D>& options) {
-  return detail::scan_along<AccChoice, true, In, detail::LineTotals::Possible>(
+  return detail::scan_along<AccChoice, true, In, detail::totals_for<D>>(
       in, out, shape, detail::ScanKind::Inclusive, detail::IdentityInFront{}, op, workspace, stream, options);
 }
 template <class AccChoice = UseDefault, class In, class Out, class Op>
@@ -281,7 +290,7 @@ template <class AccChoice = UseDefault, class In, class Out, class Init, class O
           Determinism D = Determinism::NotGuaranteed>
 cudaError_t reverse_inclusive_scan_init(const In* in, Out* out, const Shape& shape, const Init& initial, Op op,
                                         Workspace& workspace, cudaStream_t stream, const Options<Out, D>& options) {
-  return detail::scan_along<AccChoice, true, In, detail::LineTotals::Possible>(
+  return detail::scan_along<AccChoice, true, In, detail::totals_for<D>>(
       in, out, shape, detail::ScanKind::Inclusive, initial, op, workspace, stream, options);
 }
 template <class AccChoice = UseDefault, class In, class Out, class Init, class Op>
@@ -295,7 +304,7 @@ template <class AccChoice = UseDefault, class In, class Out, class Init, class O
           Determinism D = Determinism::NotGuaranteed>
 cudaError_t reverse_exclusive_scan(const In* in, Out* out, const Shape& shape, const Init& initial, Op op,
                                    Workspace& workspace, cudaStream_t stream, const Options<Out, D>& options) {
-  return detail::scan_along<AccChoice, true, In, detail::LineTotals::Possible>(
+  return detail::scan_along<AccChoice, true, In, detail::totals_for<D>>(
       in, out, shape, detail::ScanKind::Exclusive, initial, op, workspace, stream, options);
 }
 template <class AccChoice = UseDefault, class In, class Out, class Init, class Op>

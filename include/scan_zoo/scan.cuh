@@ -50,7 +50,8 @@
 //             whole input with the initial value in front (CSR offsets: pass out + n, and
 //             allocate n + 1); `config` forces one configuration of the shipped table (an index
 //             below kConfigCount; kAutomatic, the default, picks from the table).
-//             Options<Out, Determinism::RunToRun>: the same bits every run (Determinism, below).
+//             Options<Out, Determinism::RunToRun>: the same bits every run (Determinism, below);
+//             Options<Out, Determinism::ChosenAtRunTime>: `run_to_run` decides, call by call.
 //
 // Types: In -> Acc -> Out. Every element is converted to Acc as it is loaded, the scan runs in
 // Acc (registers and tile descriptors), and every result is converted to Out as it is stored.
@@ -74,7 +75,9 @@
 // fixes the grouping (detail/grid/lookback.cuh, fixed_order_in_warp0): the same input then gives the
 // same bits in every run on the same GPU model with the same configuration (the table's choice
 // for n, or a forced one); another configuration groups differently. Its cost: docs/library.md,
-// "Determinism".
+// "Determinism". A caller that decides at run time (torch.use_deterministic_algorithms) can
+// compile one kernel with both look-backs: Options<Out, Determinism::ChosenAtRunTime>, whose
+// `run_to_run` picks the fixed order for that call.
 //
 // The workspace, and why it is an object rather than CUB's two-phase (null pointer, then run)
 // convention: the scan is one launch because its tile descriptors carry the run's epoch, a number
@@ -151,18 +154,32 @@ inline constexpr int kConfigCount = detail::TunedDispatch::kConfigCount;
 
 // What a scan promises about its bits from run to run (see Determinism at the top of this file).
 // A compile-time choice, as CUB's determinism requirements are: the default kernel carries
-// nothing of the other.
+// nothing of the other. ChosenAtRunTime compiles both into one kernel, for a caller whose
+// choice comes at run time; Options::run_to_run then makes it, call by call.
 enum class Determinism {
-  NotGuaranteed,  // the fastest look-back; floating-point results may differ in the last bits
-  RunToRun,       // the fixed-order look-back: the same bits in every run
+  NotGuaranteed,    // the fastest look-back; floating-point results may differ in the last bits
+  RunToRun,         // the fixed-order look-back: the same bits in every run
+  ChosenAtRunTime,  // either, as Options::run_to_run says
 };
 
 template <class Out, Determinism D = Determinism::NotGuaranteed>
 struct Options {
   Out* total = nullptr;     // device memory for one Out: the reduction of everything, initial included
   int config = kAutomatic;  // a configuration of the shipped table, or kAutomatic
+  bool run_to_run = false;  // under Determinism::ChosenAtRunTime: this call as RunToRun (else ignored)
   static constexpr Determinism kDeterminism = D;
 };
+
+namespace detail {
+
+// The look-back (grid/lookback.cuh) that gives what Options promise, and whether it is the fixed
+// order for this call.
+template <Determinism D>
+inline constexpr LookbackOrder kLookbackOrder = D == Determinism::RunToRun          ? LookbackOrder::Fixed
+                                                : D == Determinism::ChosenAtRunTime ? LookbackOrder::ChosenAtRun
+                                                                                    : LookbackOrder::Nearest;
+
+}  // namespace detail
 
 // An initial value in device memory, read when the scan runs.
 template <class T>
@@ -413,8 +430,8 @@ cudaError_t scan(const In* in, Out* out, std::int64_t n, ScanKind kind, const In
     if (const cudaError_t error = prepare_scan<Acc>(n, 0, options.config, workspace, stream, prepared);
         error != cudaSuccess)
       return error;
-    const ScanArgs<In, Out, Acc, Op, Reverse, D == Determinism::RunToRun> args{
-        in, out, n, kind == ScanKind::Exclusive, front, op, options.total};
+    const ScanArgs<In, Out, Acc, Op, Reverse, kLookbackOrder<D>> args{
+        in, out, n, kind == ScanKind::Exclusive, front, op, options.total, options.run_to_run};
     return TunedDispatch::launch(prepared.config, args, prepared.descriptors, prepared.epoch, stream);
   } else {
     return cudaErrorInvalidValue;  // unreachable: a static_assert above has failed

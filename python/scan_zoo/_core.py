@@ -76,19 +76,20 @@ def _kernel_codes(op, in_dtype, out_dtype):
 
 
 def run_scan(extension, workspaces, op, in_dtype, out_dtype, lines, exclusive, reverse, in_ptr, out_ptr, device,
-             stream, allocate, indices_ptr=0):
+             stream, allocate, indices_ptr=0, deterministic=False):
     """Enqueues one scan (cumsum, cumprod, logcumsumexp, cummax, cummin: for these two also the
     int64 indices where indices_ptr is not 0) of a kernel's pair or a view's (_dtypes.py) on
-    `stream`; nothing for an empty array."""
+    `stream`; nothing for an empty array. deterministic: the same bits in every run (the library's
+    fixed-order look-back, for the floating-point scans whose bits depend on it)."""
     if math.prod(lines) == 0:
         return
     op_code, in_code, out_code, lanes = _kernel_codes(op, in_dtype, out_dtype)
     if lanes != 1:  # a complex line is two float lines, its parts side by side
         lines = (lines[0], lines[1], lines[2] * lanes)
-    bytes_needed = extension.scan_workspace_bytes(op_code, in_code, out_code, *lines)
+    bytes_needed = extension.scan_workspace_bytes(op_code, in_code, out_code, *lines, deterministic)
     workspace, _buffer = workspaces.get(max(bytes_needed, 1), device, stream, allocate)
-    extension.scan(op_code, in_code, out_code, *lines, exclusive, reverse, in_ptr, out_ptr, indices_ptr, workspace,
-                   device, stream)
+    extension.scan(op_code, in_code, out_code, *lines, exclusive, reverse, deterministic, in_ptr, out_ptr, indices_ptr,
+                   workspace, device, stream)
 
 
 def run_recurrence(extension, workspaces, in_dtype, state_dtype, lines, reverse, a_ptr, b_ptr, h_ptr, device,

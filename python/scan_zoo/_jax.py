@@ -144,8 +144,8 @@ def _scan_lowering(x, *, op, in_kernel, out_kernel, lanes, axis, exclusive, reve
     codes = _dtypes.OPERATOR_CODES[op], _dtypes.DTYPE_CODES[in_kernel], _dtypes.DTYPE_CODES[out_kernel]
     lines = _lines(x.shape, axis, lanes)
     output = jax.ShapeDtypeStruct(_held_shape(x.shape, words), jnp.dtype(result))
-    call = jax.ffi.ffi_call("scan_zoo_scan", (output, _scratch(extension.scan_workspace_bytes(*codes, *lines),
-                                                               _dtypes.FUNCTIONS[op])))
+    scratch_bytes = extension.scan_workspace_bytes(*codes, *lines, False)  # JAX's scans: the nearest look-back
+    call = jax.ffi.ffi_call("scan_zoo_scan", (output, _scratch(scratch_bytes, _dtypes.FUNCTIONS[op])))
     outer, length, inner = lines
     y, _ = call(x, op=np.int64(codes[0]), in_dtype=np.int64(codes[1]), out_dtype=np.int64(codes[2]),
                 outer=np.int64(outer), length=np.int64(length), inner=np.int64(inner), exclusive=np.bool_(exclusive),

@@ -62,10 +62,12 @@ def _allocate(nbytes, device):
 
 
 def _enqueue_scan(x, op, lines, out, exclusive, reverse):
-    """x and out contiguous, on one device: the scan on that device's current stream."""
+    """x and out contiguous, on one device: the scan on that device's current stream, the same bits
+    in every run under torch.use_deterministic_algorithms(True)."""
     device = x.get_device()
     _core.run_scan(extension, _WORKSPACES, op, dtype_name(x.dtype), dtype_name(out.dtype), lines, exclusive, reverse,
-                   x.data_ptr(), out.data_ptr(), device, _raw_stream(device), _allocate)
+                   x.data_ptr(), out.data_ptr(), device, _raw_stream(device), _allocate,
+                   deterministic=torch.are_deterministic_algorithms_enabled())
 
 
 def _enqueue_recurrence(a, b, lines, h, reverse):

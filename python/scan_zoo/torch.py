@@ -31,9 +31,13 @@ float or complex one from a float input; logcumsumexp of the floats and complex;
 of bool, the signed integers, uint8 and the floats, lines of fewer than 2^31 elements) and its out=
 tensors are contiguous, of the result's shape and dtype. Anything else (a strided or resized out=,
 an in-place scan of a strided tensor, a dim out of range) goes to torch's own CUDA kernel, as if
-the switch were off: torch's results, and torch's errors. So does a floating-point or complex
-cumsum, cumprod or logcumsumexp under torch.use_deterministic_algorithms(True) (scan_zoo's axis
-scans have no run-to-run mode yet); integer scans, cummax and cummin are deterministic as they are.
+the switch were off: torch's results, and torch's errors.
+
+Determinism: under torch.use_deterministic_algorithms(True) a floating-point or complex cumsum,
+cumprod or logcumsumexp takes the library's fixed-order look-back (include/scan_zoo/axis.cuh,
+Determinism): the same bits in every run on the same GPU, at a cost only where a line spans many
+tiles (docs/library.md, "Determinism"); integer scans, cummax and cummin are deterministic as they
+are. scan_zoo's own functions (scan_zoo.cumsum and the others) follow the same flag.
 
 Rules: torch's. The output dtype (integers and bool to int64 unless dtype= says; dtype= converts
 the input first, then scans in that dtype), the tie and NaN rules of cummax and cummin (the later
@@ -126,16 +130,13 @@ def _dtype_plan(op, x_dtype, dtype):
 
 def _plan(x, dim, op, dtype):
     """(the lines, the dtype x is cast to first, the kernel's output dtype, the result's dtype), or
-    None where the call falls through to torch's kernel (no code for it, a bad argument, a
-    deterministic floating-point scan)."""
+    None where the call falls through to torch's kernel (no code for it, a bad argument)."""
     try:
         lines, _ = _core.lines_of(tuple(x.shape), dim, _dtypes.FUNCTIONS[op])
     except (TypeError, IndexError):
         return None
     plan = _dtype_plan(op, x.dtype, dtype)
     if plan is None:
-        return None
-    if plan[2] not in _dtypes.INTEGERS and op != "max" and op != "min" and torch.are_deterministic_algorithms_enabled():
         return None
     return (lines,) + plan
 

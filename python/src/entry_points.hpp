@@ -35,6 +35,9 @@ struct ScanCall {
   Dtype in_type = Dtype::Float32, out_type = Dtype::Float32;
   Lines lines;
   bool exclusive = false, reverse = false;
+  // The same bits in every run (the library's fixed-order look-back) where the grouping of the
+  // combines could change them: floating-point sums, products and log-sum-exps (typed_calls.cuh).
+  bool deterministic = false;
 };
 
 // One linear recurrence h[t] = a[t] h[t -+ 1] + b[t] (a and b of `input`, h of `state`).

@@ -41,7 +41,7 @@ class WorkspaceHandle {
 py::Lines lines(std::int64_t outer, std::int64_t length, std::int64_t inner) { return {outer, length, inner}; }
 
 py::ScanCall scan_call(int op, int in_type, int out_type, std::int64_t outer, std::int64_t length,
-                       std::int64_t inner, bool exclusive, bool reverse) {
+                       std::int64_t inner, bool exclusive, bool reverse, bool deterministic) {
   py::ScanCall call;
   call.op = static_cast<py::Operator>(op);
   call.in_type = static_cast<py::Dtype>(in_type);
@@ -49,6 +49,7 @@ py::ScanCall scan_call(int op, int in_type, int out_type, std::int64_t outer, st
   call.lines = lines(outer, length, inner);
   call.exclusive = exclusive;
   call.reverse = reverse;
+  call.deterministic = deterministic;
   return call;
 }
 
@@ -96,15 +97,18 @@ NB_MODULE(_extension, m) {
     raise_on_error(py::stream_is_capturing(stream, capturing), "stream_is_capturing");
     return capturing;
   });
-  m.def("scan_workspace_bytes",
-        [](int op, int in_type, int out_type, std::int64_t outer, std::int64_t length, std::int64_t inner) {
-          return py::scan_workspace_bytes(scan_call(op, in_type, out_type, outer, length, inner, false, false));
-        });
+  // deterministic: the same bits in every run (ScanCall::deterministic; the workspace may differ)
+  m.def("scan_workspace_bytes", [](int op, int in_type, int out_type, std::int64_t outer, std::int64_t length,
+                                   std::int64_t inner, bool deterministic) {
+    const py::ScanCall call = scan_call(op, in_type, out_type, outer, length, inner, false, false, deterministic);
+    return py::scan_workspace_bytes(call);
+  });
   // indices: cummax's and cummin's int64 indices, 0 for none (the values alone)
   m.def("scan", [](int op, int in_type, int out_type, std::int64_t outer, std::int64_t length, std::int64_t inner,
-                   bool exclusive, bool reverse, std::uintptr_t in, std::uintptr_t out, std::uintptr_t indices,
-                   WorkspaceHandle& workspace, int device, std::uintptr_t stream) {
-    const py::ScanCall call = scan_call(op, in_type, out_type, outer, length, inner, exclusive, reverse);
+                   bool exclusive, bool reverse, bool deterministic, std::uintptr_t in, std::uintptr_t out,
+                   std::uintptr_t indices, WorkspaceHandle& workspace, int device, std::uintptr_t stream) {
+    const py::ScanCall call =
+        scan_call(op, in_type, out_type, outer, length, inner, exclusive, reverse, deterministic);
     raise_on_error(py::scan(call, reinterpret_cast<const void*>(in), reinterpret_cast<void*>(out),
                             reinterpret_cast<void*>(indices), workspace.get(), device, stream),
                    "scan");

@@ -12,11 +12,11 @@
 //   1. the input is a CUDA tensor, strided, contiguous and not empty, and dim is in range;
 //   2. (operator, input dtype, dtype=) has a one-pass plan in the table scan_zoo.torch gave
 //      enable() (its dtypes are _dtypes.py's: no cast before the kernel, none after it);
-//   3. under torch.use_deterministic_algorithms(True), the result is an integer (the axis scans
-//      have no run-to-run mode for floats yet);
 // then the result is allocated (at::empty, torch's caching allocator), the scan enqueued on the
 // device's current stream through the extension's entry points (a table of their addresses,
-// handed over as a capsule: this module never links the CUDA code), and nothing waits.
+// handed over as a capsule: this module never links the CUDA code), and nothing waits. Under
+// torch.use_deterministic_algorithms(True) the scan takes the library's fixed-order look-back
+// (ScanCall::deterministic): the same bits in every run.
 //
 // Built only where the build's Python has torch (python/CMakeLists.txt), against that torch's
 // headers and libraries; scan_zoo.torch loads it only under the same torch version, and without
@@ -144,21 +144,20 @@ Workspaces& workspaces() {
   return *held;
 }
 
-// The plan for a call if this module serves it (steps 1-3 of the header), else null.
+// The plan for a call if this module serves it (steps 1 and 2 of the header), else null.
 const Plan* served_plan(Served op, const at::Tensor& x, std::int64_t dim, std::optional<c10::ScalarType> dtype) {
   if (!x.is_cuda() || x.layout() != c10::kStrided || !x.is_contiguous() || x.numel() == 0) return nullptr;
   const std::int64_t rank = std::max<std::int64_t>(x.dim(), 1);
   if (dim < -rank || dim >= rank) return nullptr;  // torch's own message, one key down
   const Plan& plan = plan_of(op, x.scalar_type(), dtype);
   if (!plan.served) return nullptr;
-  if (!c10::isIntegralType(plan.result, /*includeBool=*/true) && at::globalContext().deterministicAlgorithms())
-    return nullptr;
   return &plan;
 }
 
 // The scan of x (served_plan's) into a new tensor, on the current stream of x's device.
 at::Tensor run(Served op, const Plan& plan, const at::Tensor& x, std::int64_t dim) {
   py::ScanCall call = plan.call;
+  call.deterministic = at::globalContext().deterministicAlgorithms();
   if (x.dim() > 0) {
     const auto sizes = x.sizes();
     dim = dim < 0 ? dim + x.dim() : dim;

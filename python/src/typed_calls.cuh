@@ -8,6 +8,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <type_traits>
 #include <scan_zoo/axis.cuh>
 
 #include "entry_points.hpp"
@@ -40,21 +41,6 @@ struct AccumulatorOf<scan_zoo::LogAddExp, Out> {
 template <class Op, class Out>
 using accumulator_of = typename AccumulatorOf<Op, Out>::type;
 
-// The library's four scans over `extent`: n elements (scan.cuh) or a Shape (axis.cuh).
-template <class Op, class In, class Out, class Extent>
-int scan_extent(const ScanCall& call, const In* x, Out* y, const Extent& extent, Workspace* workspace,
-                std::uintptr_t stream) {
-  using Acc = accumulator_of<Op, Out>;
-  const Acc identity = Op::template identity<Acc>();  // what starts every exclusive line
-  scan_zoo::Workspace& w = workspace->library;
-  const cudaStream_t s = stream_of(stream);
-  if (call.reverse)
-    return call.exclusive ? scan_zoo::reverse_exclusive_scan<Acc>(x, y, extent, identity, Op{}, w, s)
-                          : scan_zoo::reverse_inclusive_scan<Acc>(x, y, extent, Op{}, w, s);
-  return call.exclusive ? scan_zoo::exclusive_scan<Acc>(x, y, extent, identity, Op{}, w, s)
-                        : scan_zoo::inclusive_scan<Acc>(x, y, extent, Op{}, w, s);
-}
-
 // How much of the library a choice of types is instantiated with, the package's build time being
 // what it is (docs/python.md, "Build cost"): Both, forward and reverse, a single line by the 1-D
 // tuned kernel (torch.cumsum's types and their backward); Forward, forward only, every shape by
@@ -62,23 +48,60 @@ int scan_extent(const ScanCall& call, const In* x, Out* y, const Extent& extent,
 // Python refuses it first.
 enum class Built { Both, Forward };
 
+// Whether a scan's bits depend on how its combines are grouped, which the look-back's timing
+// decides (scan.cuh, "Determinism"): the sums, products and log-sum-exps (sums.cu, half_sums.cu,
+// products.cu, logsumexps.cu) in a floating-point (or complex, or LogSumExp) accumulator;
+// integers are exact in any grouping.
+// Those scans along an axis are compiled with both look-backs in one kernel
+// (Determinism::ChosenAtRunTime: the build's kernels stay as many), and ScanCall::deterministic
+// takes the fixed order; a deterministic single line goes to axis.cuh's row kernel, its one row,
+// so that the 1-D kernel's configurations need no second look-back.
+template <class Acc>
+inline constexpr bool kGroupingMatters = !std::is_integral_v<Acc>;
+
+// Whether the call goes to scan.cuh's 1-D kernel: a single line of types built both ways, unless
+// it is to be deterministic and its grouping matters.
+template <class Op, class Out, Built Kind>
+bool by_1d_kernel(const ScanCall& call) {
+  return Kind == Built::Both && one_line(call.lines) &&
+         !(kGroupingMatters<accumulator_of<Op, Out>> && call.deterministic);
+}
+
+// The library's four scans over `extent`: n elements (scan.cuh) or a Shape (axis.cuh), with the
+// Options given (none, or one); Forward has no reverse code (kNotBuilt).
+template <class Op, Built Kind, class In, class Out, class Extent, class... Options>
+int scan_extent(const ScanCall& call, const In* x, Out* y, const Extent& extent, Workspace* workspace,
+                std::uintptr_t stream, const Options&... options) {
+  using Acc = accumulator_of<Op, Out>;
+  const Acc identity = Op::template identity<Acc>();  // what starts every exclusive line
+  scan_zoo::Workspace& w = workspace->library;
+  const cudaStream_t s = stream_of(stream);
+  if (call.reverse) {
+    if constexpr (Kind == Built::Forward) return kNotBuilt;
+    else
+      return call.exclusive ? scan_zoo::reverse_exclusive_scan<Acc>(x, y, extent, identity, Op{}, w, s, options...)
+                            : scan_zoo::reverse_inclusive_scan<Acc>(x, y, extent, Op{}, w, s, options...);
+  }
+  return call.exclusive ? scan_zoo::exclusive_scan<Acc>(x, y, extent, identity, Op{}, w, s, options...)
+                        : scan_zoo::inclusive_scan<Acc>(x, y, extent, Op{}, w, s, options...);
+}
+
 // The scan of `call` with these element types: inclusive or exclusive at run time, forward or
-// reverse at compile time (Both: both instantiated).
+// reverse at compile time (Both: both instantiated), deterministic at run time where the grouping
+// matters.
 template <class In, class Out, class Op, Built Kind>
 int typed_scan(const ScanCall& call, const void* in, void* out, Workspace* workspace, std::uintptr_t stream) {
   const In* x = static_cast<const In*>(in);
   Out* y = static_cast<Out*>(out);
-  if constexpr (Kind == Built::Forward) {
-    using Acc = accumulator_of<Op, Out>;
-    if (call.reverse) return kNotBuilt;
-    const scan_zoo::Shape shape = shape_of(call.lines);
-    scan_zoo::Workspace& w = workspace->library;
-    return call.exclusive
-               ? scan_zoo::exclusive_scan<Acc>(x, y, shape, Op::template identity<Acc>(), Op{}, w, stream_of(stream))
-               : scan_zoo::inclusive_scan<Acc>(x, y, shape, Op{}, w, stream_of(stream));
+  if constexpr (Kind == Built::Both)
+    if (by_1d_kernel<Op, Out, Kind>(call))
+      return scan_extent<Op, Kind>(call, x, y, call.lines.length, workspace, stream);
+  if constexpr (kGroupingMatters<accumulator_of<Op, Out>>) {
+    scan_zoo::Options<Out, scan_zoo::Determinism::ChosenAtRunTime> options;
+    options.run_to_run = call.deterministic;
+    return scan_extent<Op, Kind>(call, x, y, shape_of(call.lines), workspace, stream, options);
   } else {
-    if (one_line(call.lines)) return scan_extent<Op>(call, x, y, call.lines.length, workspace, stream);
-    return scan_extent<Op>(call, x, y, shape_of(call.lines), workspace, stream);
+    return scan_extent<Op, Kind>(call, x, y, shape_of(call.lines), workspace, stream);
   }
 }
 
@@ -141,8 +164,8 @@ struct WorkspaceBytesOf {
   template <class In, class Out, Built Kind>
   void operator()() {
     using Acc = accumulator_of<Op, Out>;
-    bytes = Kind == Built::Both && one_line(call.lines) ? scan_zoo::workspace_bytes<Acc>(call.lines.length)
-                                                        : scan_zoo::workspace_bytes<Acc, In>(shape_of(call.lines));
+    bytes = by_1d_kernel<Op, Out, Kind>(call) ? scan_zoo::workspace_bytes<Acc>(call.lines.length)
+                                              : scan_zoo::workspace_bytes<Acc, In>(shape_of(call.lines));
   }
 };
 

@@ -27,6 +27,9 @@
 //              rows as items)
 //   workspace  a column scan in caller memory of workspace_bytes<Acc>(shape) (and <Acc, In>(shape)
 //              for an input wider than the accumulator)
+//   deterministic  Determinism::RunToRun and ChosenAtRunTime (both ways) through every kernel,
+//              exact on exact data in every form; on real-valued floats the same bits in every
+//              run; ChosenAtRunTime refuses line totals
 //   refusals   a negative extent, an element count past 2^63 - 1, a forced configuration, in ==
 //              out with In and Out of different sizes (cudaErrorInvalidValue)
 //   large      (--large, instead of the above) uint32 sums in place past 32-bit indices: rows of
@@ -42,6 +45,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -61,11 +65,15 @@ namespace {
 using namespace selftest;
 
 // One scan along the lines of `shape`, checked element by element and line total by line total
-// against the reference of every line: "" or what went wrong.
-template <class AccChoice, class In, class Out, class Op>
+// against the reference of every line: "" or what went wrong. D: the Determinism of its Options
+// (ChosenAtRunTime with `run_to_run`, and without the line totals, which it does not write).
+template <class AccChoice, class In, class Out, scan_zoo::Determinism D = scan_zoo::Determinism::NotGuaranteed,
+          class Op>
 std::string scan_and_check(const std::vector<In>& input, const scan_zoo::Shape& shape, const Form& form,
                            bool in_place, scan_zoo::accumulator_t<AccChoice, Out> initial, const Op& op,
-                           scan_zoo::Workspace& workspace, InitialLives lives = InitialLives::OnHost) {
+                           scan_zoo::Workspace& workspace, InitialLives lives = InitialLives::OnHost,
+                           bool run_to_run = false) {
+  constexpr bool kTotals = D != scan_zoo::Determinism::ChosenAtRunTime;
   using Acc = scan_zoo::accumulator_t<AccChoice, Out>;
   const std::int64_t n = shape.outer * shape.length * shape.inner, lines = shape.outer * shape.inner;
   std::vector<Out> want(n), want_totals(lines);
@@ -90,8 +98,9 @@ std::string scan_and_check(const std::vector<In>& input, const scan_zoo::Shape& 
   // Poisoned in the scan's stream (a non-blocking stream does not wait for the default stream).
   if (!in_place) CHECK_CUDA(cudaMemsetAsync(d_out, 0xA5, std::max<std::int64_t>(1, n) * sizeof(Out), stream));
   CHECK_CUDA(cudaMemsetAsync(d_totals.data, 0xA5, std::max<std::int64_t>(1, lines) * sizeof(Out), stream));
-  scan_zoo::Options<Out> options;
-  options.total = d_totals.data;
+  scan_zoo::Options<Out, D> options;
+  if (kTotals) options.total = d_totals.data;
+  options.run_to_run = run_to_run;
   cudaError_t error;
   if (lives == InitialLives::InDeviceMemory) {
     write_value<<<1, 1, 0, stream>>>(d_initial.data, initial);  // no synchronization before the scan
@@ -114,7 +123,7 @@ std::string scan_and_check(const std::vector<In>& input, const scan_zoo::Shape& 
     if (!same(got[i], want[i]))
       return "first wrong element at [" + std::to_string(i / slab) + ", " + std::to_string(i % slab / shape.inner) +
              ", " + std::to_string(i % shape.inner) + "]: " + hex_bytes(got[i]) + ", want " + hex_bytes(want[i]);
-  for (std::int64_t l = 0; l < lines; ++l)
+  for (std::int64_t l = 0; l < lines && kTotals; ++l)
     if (!same(got_totals[l], want_totals[l]))
       return "wrong total of line " + std::to_string(l) + ": " + hex_bytes(got_totals[l]) + ", want " +
              hex_bytes(want_totals[l]);
@@ -322,6 +331,115 @@ void check_caller_workspace(std::mt19937_64& rng) {
   }
 }
 
+// The deterministic scans along an axis (Determinism::RunToRun, and ChosenAtRunTime both ways:
+// the fixed-order look-backs of the row and column kernels and of the 1-D kernel's rows as
+// items), through every kernel: rows of several look-back windows (32 tiles each) and rows
+// shorter than a tile, two columns as pairs through the 1-D kernel and the row kernel, three
+// through the 1-D kernel, columns and a middle axis of more bands than a window. First exact, on
+// data whose every prefix is exact, in every form, with the line totals, for 4-, 8- and 16-byte
+// accumulators (the last a non-commutative product); then, on real-valued floats whose sums
+// round, the same bits in every run, ChosenAtRunTime's with run_to_run the same as RunToRun's,
+// and near a double reference.
+void check_deterministic(std::mt19937_64& rng) {
+  using scan_zoo::Determinism;
+  scan_zoo::Workspace workspace;
+  const Form forms[] = {{}, {false, false, true}, {true, false, false},
+                        {false, true, false}, {false, true, true}, {true, true, false}};
+  const scan_zoo::Shape exact_shapes[] = {
+      // Rows: 2.3 windows of 32-bit tiles (6.1 of 64-bit), 2 of 64-bit, short rows, just past a tile.
+      {2, 600001}, {3, 200003}, {1000, 100}, {5, 8193},
+      // Pairs through the 1-D and the row kernel, three columns through the 1-D kernel.
+      {1, 100000, 2}, {3, 70001, 2}, {1, 300001, 3},
+      // Columns of 64 bands (windows of 32) and 118 (windows of 80), a middle axis.
+      {1, 16384, 64}, {2, 300000, 3}, {3, 20000, 40}};
+  for (const scan_zoo::Shape& s : exact_shapes) {
+    const std::string at = " [" + std::to_string(s.outer) + ", " + std::to_string(s.length) + ", " +
+                           std::to_string(s.inner) + "]";
+    const std::int64_t n = s.outer * s.length * s.inner;
+    const auto small = generate<float>(n, [&] { return float(int(rng() % 9) - 4); });
+    for (const Form& form : forms) {
+      const std::string why = scan_and_check<scan_zoo::UseDefault, float, float, Determinism::RunToRun>(
+          small, s, form, false, 3.0f, scan_zoo::Plus{}, workspace);
+      report(why.empty(), "deterministic float sum (exact data) " + form_name(form) + ", line totals" + at, why);
+    }
+    for (bool run_to_run : {true, false})
+      for (const Form& form : {Form{}, Form{true, true, false}}) {
+        const std::string why = scan_and_check<scan_zoo::UseDefault, float, float, Determinism::ChosenAtRunTime>(
+            small, s, form, false, -5.0f, scan_zoo::Plus{}, workspace, InitialLives::OnHost, run_to_run);
+        report(why.empty(),
+               std::string("deterministic chosen at run time (run_to_run ") + (run_to_run ? "on" : "off") +
+                   ") float sum (exact data) " + form_name(form) + at,
+               why);
+      }
+    const auto doubles = generate<double>(n, [&] { return double(std::int64_t(rng() % 2001) - 1000); });
+    std::string why = scan_and_check<scan_zoo::UseDefault, double, double, Determinism::RunToRun>(
+        doubles, s, Form{false, true, false}, true, 0.0, scan_zoo::Plus{}, workspace);
+    report(why.empty(), "deterministic double sum (exact data) reverse inclusive in-place" + at, why);
+    const auto matrices = generate<Mat2>(
+        n, [&] { return Mat2{std::uint32_t(rng()), std::uint32_t(rng()), std::uint32_t(rng()), std::uint32_t(rng())}; });
+    const Mat2 initial{std::uint32_t(rng()), std::uint32_t(rng()), std::uint32_t(rng()), std::uint32_t(rng())};
+    why = scan_and_check<scan_zoo::UseDefault, Mat2, Mat2, Determinism::RunToRun>(
+        matrices, s, Form{false, false, true}, false, initial, Mat2Product{}, workspace);
+    report(why.empty(), "deterministic mat2x2 product inclusive+init (not commutative), line totals" + at, why);
+  }
+
+  // Real-valued floats, uniform in [-1, 1]: rows of 16 windows, pairs through the row and the 1-D
+  // kernel, columns of 16 and a middle axis of 32, each of thousands of tiles.
+  const scan_zoo::Shape real_shapes[] = {
+      {4, 1 << 22}, {8, 1 << 20, 2}, {1, 1 << 22, 2}, {1, 1 << 20, 16}, {4, 65536, 32}};
+  constexpr int kRuns = 10;
+  for (const scan_zoo::Shape& s : real_shapes) {
+    const std::string at = " [" + std::to_string(s.outer) + ", " + std::to_string(s.length) + ", " +
+                           std::to_string(s.inner) + "]";
+    const std::int64_t n = s.outer * s.length * s.inner;
+    const auto reals = generate<float>(n, [&] { return float(std::int64_t(rng() % 2000001) - 1000000) * 1e-6f; });
+    DeviceArray<float> d_in(n), d_out(n);
+    CHECK_CUDA(cudaMemcpy(d_in.data, reals.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+    std::vector<float> first(n), again(n);
+    std::string why;
+    for (int run = 0; run <= kRuns && why.empty(); ++run) {  // the last run: ChosenAtRunTime with run_to_run
+      CHECK_CUDA(cudaMemset(d_out.data, 0xA5, n * sizeof(float)));
+      scan_zoo::Options<float, Determinism::RunToRun> fixed;
+      scan_zoo::Options<float, Determinism::ChosenAtRunTime> chosen;
+      chosen.run_to_run = true;
+      const cudaError_t e =
+          run < kRuns ? scan_zoo::inclusive_scan(d_in.data, d_out.data, s, scan_zoo::Plus{}, workspace, 0, fixed)
+                      : scan_zoo::inclusive_scan(d_in.data, d_out.data, s, scan_zoo::Plus{}, workspace, 0, chosen);
+      if (e != cudaSuccess) why = std::string("returned ") + cudaGetErrorString(e);
+      CHECK_CUDA(cudaDeviceSynchronize());
+      std::vector<float>& got = run == 0 ? first : again;
+      CHECK_CUDA(cudaMemcpy(got.data(), d_out.data, n * sizeof(float), cudaMemcpyDeviceToHost));
+      if (run > 0 && why.empty() && std::memcmp(first.data(), again.data(), n * sizeof(float)) != 0) {
+        const auto where = std::mismatch(first.begin(), first.end(), again.begin()).first - first.begin();
+        why = (run < kRuns ? "run " + std::to_string(run) : std::string("ChosenAtRunTime")) +
+              " differs from run 0 first at element " + std::to_string(where);
+      }
+    }
+    // float's rounding over partial sums of magnitude up to a few thousand: far below 0.5.
+    for (std::int64_t o = 0; o < s.outer && why.empty(); ++o)
+      for (std::int64_t i = 0; i < s.inner && why.empty(); ++i) {
+        double running = 0.0;
+        for (std::int64_t k = 0; k < s.length && why.empty(); ++k) {
+          const std::int64_t e = (o * s.length + k) * s.inner + i;
+          running += reals[e];
+          if (std::abs(double(first[e]) - running) > 0.5)
+            why = "element " + std::to_string(e) + " is " + std::to_string(first[e]) + ", the double sum " +
+                  std::to_string(running);
+        }
+      }
+    report(why.empty(), "deterministic float sum of real values: " + std::to_string(kRuns) +
+                            " runs and one chosen at run time, same bits" + at, why);
+  }
+
+  // Line totals cannot be asked of ChosenAtRunTime (the row kernel is compiled without them).
+  DeviceArray<float> d(16), totals(4);
+  scan_zoo::Options<float, Determinism::ChosenAtRunTime> chosen;
+  chosen.total = totals.data;
+  report(scan_zoo::inclusive_scan(d.data, d.data, scan_zoo::Shape{4, 4}, scan_zoo::Plus{}, workspace, 0, chosen) ==
+             cudaErrorInvalidValue,
+         "refusals line totals of Determinism::ChosenAtRunTime");
+}
+
 // Fills data[0, n) with 32-bit values from `seed`, on every core: chunk c from its own
 // generator seeded by (seed, c), so the values depend on the seed alone, not on the core count.
 void fill_random(std::uint32_t* data, std::int64_t n, std::uint64_t seed) {
@@ -431,6 +549,7 @@ int main(int argc, char** argv) {
     check_unaligned_rows(rng, {2, 5000, 2});
     check_unaligned_rows(rng, {1, 5000, 4});
     check_caller_workspace(rng);
+    check_deterministic(rng);
     check_refusals();
   }
   std::printf("axis_selftest: %d failed\n", failures);

@@ -116,9 +116,9 @@ void reference(const std::vector<In>& in, std::vector<Out>& out, Out& total, con
 
 // The library call of `form` over `extent` (n elements, or a scan_zoo::Shape: the overloads of
 // axis.cuh), with the initial value as given (a value or a DeviceValue).
-template <class AccChoice, class In, class Out, class Extent, class Init, class Op>
+template <class AccChoice, class In, class Out, class Extent, class Init, class Op, scan_zoo::Determinism D>
 cudaError_t call(const Form& f, const In* in, Out* out, const Extent& extent, const Init& initial, const Op& op,
-                 scan_zoo::Workspace& workspace, cudaStream_t stream, const scan_zoo::Options<Out>& options) {
+                 scan_zoo::Workspace& workspace, cudaStream_t stream, const scan_zoo::Options<Out, D>& options) {
   using namespace scan_zoo;
   if (f.reverse) {
     if (f.exclusive) return reverse_exclusive_scan<AccChoice>(in, out, extent, initial, op, workspace, stream, options);

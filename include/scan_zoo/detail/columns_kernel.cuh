@@ -51,7 +51,8 @@
 //      order from its nearest INCLUSIVE band (a ballot finds it; the groups by a tree of
 //      shuffles, the warps through shared memory), and the walk goes on up until every column
 //      has met an INCLUSIVE band; warp 0's first group publishes the INCLUSIVE values, and a
-//      barrier hands the carry-in to every thread;
+//      barrier hands the carry-in to every thread (deterministic, ScanArgs::fixed_order(): one
+//      window aligned at the column block's first band, in a fixed order, step 5 in the kernel);
 //   6. each thread scans its chunk again from the stage, from the carry-in and the chunks before
 //      it, and stores each row's V columns (one vector); the last band writes each column's total;
 //   7. a tile narrower than a 32-byte sector (2 to 7 float32 columns: a lane group's row is then
@@ -630,6 +631,16 @@ __global__ void __launch_bounds__(Config::kThreads,
       }
     }
   } else {
+    // The fixed order (args.fixed_order(): the same bits in every run), grid/lookback.cuh's
+    // fixed_order_in_warp0 for bands: the bands of a column block fall into aligned windows of
+    // `window`, and a band's carry-in is the INCLUSIVE value of the last band of the window before
+    // its own (the identity in the first window) followed by the AGGREGATEs of the bands of its
+    // own window before it, reduced by the steps below, whose grouping depends on positions only.
+    // A window's last band publishes INCLUSIVE and no AGGREGATE, every other band its AGGREGATE
+    // alone (band 0 its INCLUSIVE value, as always): every descriptor read holds one value.
+    const bool fixed = args.fixed_order();
+    const std::int64_t window = std::int64_t(Config::kWarps) * g.groups;
+    const bool window_last = fixed && (band + 1) % window == 0;
     unsigned open = 0;  // the holder's columns that have not yet met an INCLUSIVE band, a bit each
     if (holder) {
 #pragma unroll
@@ -637,26 +648,28 @@ __global__ void __launch_bounds__(Config::kThreads,
         carry[j] = identity;
         if (j < columns) {
           open |= 1u << j;
-          state.template publish<V>(tile, kTileAggregate, lane_in_group, j, tile_total(j));
+          if (!window_last) state.template publish<V>(tile, kTileAggregate, lane_in_group, j, tile_total(j));
         }
       }
     }
-    const std::int64_t window = std::int64_t(Config::kWarps) * g.groups;
     const unsigned same_column_lanes = __match_any_sync(kFullMask, lane_in_group);  // the lanes of this lane's columns
-    for (std::int64_t window_end = band;; window_end -= window) {
+    for (std::int64_t window_end = fixed ? band / window * window - 1 + window : band;; window_end -= window) {
       // This thread's band of the window, and its columns there: (value, INCLUSIVE?). Lanes past
       // the last whole group, and columns past the edge, read nothing and hold (identity, no),
-      // which the reduction passes over; bands above the top hold (identity, INCLUSIVE).
+      // which the reduction passes over; bands above the top hold (identity, INCLUSIVE), and so
+      // do, in the fixed order, the bands from this one on. A band read waits until it is
+      // published; in the fixed order, chunk 0 (the window's base) until it is INCLUSIVE.
       const std::int64_t above = window_end - window + chunk;
       const std::int64_t above_tile = tile - (band - above) * g.column_blocks;
       TileView<Acc> view[V];
-      const bool reads = columns > 0 && above >= 0;
+      const bool reads = columns > 0 && above >= 0 && above < band;
+      const std::uint32_t needed = fixed && chunk == 0 ? kTileInclusive : kTileAggregate;
       if (reads) {
         for (bool valid = false; !valid;) {  // until each of its columns is
           state.read(above_tile, lane_in_group, view);
           valid = true;
 #pragma unroll
-          for (int j = 0; j < V; ++j) valid = valid && (j >= columns || view[j].status != kTileInvalid);
+          for (int j = 0; j < V; ++j) valid = valid && (j >= columns || view[j].status >= needed);
         }
       }
 #pragma unroll
@@ -703,7 +716,7 @@ __global__ void __launch_bounds__(Config::kThreads,
       }
       if (!__syncthreads_or(open != 0)) break;  // also: the window's values read before the next writes
     }
-    if (holder) {
+    if (holder && (!fixed || window_last)) {
 #pragma unroll
       for (int j = 0; j < V; ++j)
         if (j < columns) state.template publish<V>(tile, kTileInclusive, lane_in_group, j, op(carry[j], tile_total(j)));

@@ -134,14 +134,15 @@ auto as_rows(const Args& args) {
   using Out = typename Args::OutT;
   using Acc = typename Args::AccT;
   using Rows = ScanArgs<ColumnRow<In, C>, ColumnRow<Out, C>, ColumnRow<Acc, C>, EachColumn<typename Args::OpT>,
-                        Args::kReverse>;
+                        Args::kReverse, Args::kOrder>;
   return Rows{reinterpret_cast<const ColumnRow<In, C>*>(args.in),
               reinterpret_cast<ColumnRow<Out, C>*>(args.out),
               args.n / C,
               args.exclusive,
               {ColumnRow<Acc, C>(args.front.initial)},
               {args.op},
-              reinterpret_cast<ColumnRow<Out, C>*>(args.total)};
+              reinterpret_cast<ColumnRow<Out, C>*>(args.total),
+              args.fixed_at_run};
 }
 
 }  // namespace scan_zoo::detail

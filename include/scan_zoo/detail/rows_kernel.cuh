@@ -41,6 +41,11 @@
 //   warps before in front of every item that no row start precedes in its warp, and store; an
 //   exclusive scan puts the initial value on each row's first item; the row totals go to
 //   Options::total when asked.
+// Deterministic (ScanArgs::fixed_order(): Determinism::RunToRun, or ChosenAtRunTime and asked):
+// step 4 takes the fixed-order look-back (grid/lookback.cuh), its chain of windows starting at the
+// tile where the row of the tile's first item starts (RowStarts::first_tile_of_row), so that rows
+// shorter than a window wait as long as they do now, and a row of many windows waits window by
+// window. Rows only: segments by offsets have no arithmetic for that tile.
 // Where lines start is the kernel's Starts parameter: RowStarts (below: every `length`
 // elements, by arithmetic) for the rows of axis.cuh, SegmentStarts (segment_starts.cuh: read
 // from begin and end offsets, with gaps between segments left unwritten) for segmented.cuh.
@@ -246,6 +251,14 @@ struct RowStarts {
     const std::int64_t past_row_start = begin % length;
     return {begin, length, past_row_start != 0 && length - past_row_start > valid};
   }
+
+  // The tile where the row of element `index` (in scan order) starts: the first tile of the chain
+  // that the fixed-order look-back walks for it (grid/lookback.cuh). Segments (segment_starts.cuh)
+  // have no such arithmetic, and no fixed-order look-back.
+  template <class Config>
+  __device__ std::int64_t first_tile_of_row(std::int64_t index) const {
+    return index / length * length / Config::kTileItems;
+  }
 };
 
 // A numbered input's items (indexed_elements.cuh) get their index along their row: the element
@@ -304,6 +317,16 @@ inline constexpr bool kCallsTranscendentals = std::is_same_v<Op, LogAddExp>;
 template <class Acc, class Op, bool LineTotals>
 inline constexpr int kRowsBlocksPerSm = sizeof(Acc) > 8 ? 1 : LineTotals || kCallsTranscendentals<Op> ? 2 : 3;
 
+// The first tile of the fixed-order look-back's chain for the items from element `index` (scan
+// order) on: where that element's row starts (RowStarts::first_tile_of_row). Only rows have one:
+// segmented.cuh's scans always take the nearest-INCLUSIVE look-back, so the call below is
+// compiled for RowStarts alone.
+template <class Config, class Args, class Starts>
+__device__ std::int64_t fixed_chain_start(const Starts& starts, std::int64_t index) {
+  static_assert(Args::kOrder != LookbackOrder::Nearest, "only a kernel with the fixed-order look-back asks");
+  return starts.template first_tile_of_row<Config>(index);
+}
+
 template <class Config, class Args, class Starts>
 __global__ void __launch_bounds__(Config::kThreads,
                                   kRowsBlocksPerSm<typename Args::AccT, typename Args::OpT, Starts::kLineTotals>)
@@ -343,7 +366,13 @@ __global__ void __launch_bounds__(Config::kThreads,
     const typename Tile::template BlockTotals<Acc> totals = Tile::template combine_warps<Acc, Op>(warp_total, op);
     __shared__ Acc plain_carry;
     if (warp_id() == 0) {
-      const Acc prefix = Lookback{state, tile}.template get_in_warp0<Acc, Op>(totals.tile, op);
+      const Lookback lookback{state, tile};
+      Acc prefix = op.template identity<Acc>();
+      if constexpr (Args::kOrder != LookbackOrder::Nearest)
+        if (args.fixed_order())  // the chain from the tile where this row starts
+          prefix = lookback.template fixed_order_in_warp0<Acc, Op>(totals.tile, op,
+                                                                   fixed_chain_start<Config, Args>(starts, begin));
+      if (!args.fixed_order()) prefix = lookback.template get_in_warp0<Acc, Op>(totals.tile, op, false);
       if (lane_id() == 0) plain_carry = prefix;
     }
     __syncthreads();
@@ -389,10 +418,21 @@ __global__ void __launch_bounds__(Config::kThreads,
       const bool needs_carry_for_total = Starts::kLineTotals && args.total && args.exclusive;
       const bool opens_with_start =
           !needs_carry_for_total && __shfl_sync(kFullMask, heads & 1u, 0) != 0;  // lane 0 holds item 0
+      const bool closed = totals.tile.head != 0;
       const Lookback lookback{state, tile};
-      const Acc prefix = look_back_in_warp0<Acc, Op, typename Config::Backoff>(
-          state, tile, totals.tile.value, totals.tile.head != 0,
-          [&] { return opens_with_start ? op.template identity<Acc>() : lookback.template walk<Acc, Op>(op); }, op);
+      Acc prefix = op.template identity<Acc>();
+      // The fixed order's chain: from where the row of item 0 starts (where the row before
+      // starts when item 0 opens a row and that row's total is wanted).
+      if constexpr (Args::kOrder != LookbackOrder::Nearest)
+        if (args.fixed_order()) {
+          const std::int64_t from = needs_carry_for_total && begin % starts.length == 0 ? begin - 1 : begin;
+          prefix = lookback.template fixed_order_in_warp0<Acc, Op>(totals.tile.value, op,
+                                                                   fixed_chain_start<Config, Args>(starts, from), closed);
+        }
+      if (!args.fixed_order())
+        prefix = look_back_in_warp0<Acc, Op, typename Config::Backoff>(
+            state, tile, totals.tile.value, closed,
+            [&] { return opens_with_start ? op.template identity<Acc>() : lookback.template walk<Acc, Op>(op); }, op);
       if (lane_id() == 0) shared_carry = prefix;
     }
     __syncthreads();

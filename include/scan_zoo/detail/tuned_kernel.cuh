@@ -11,7 +11,7 @@
 //   3. combine the warp totals through shared memory: one barrier, and the tile total is known;
 //   4. warp 0 publishes the AGGREGATE, looks back over the predecessors' descriptors and
 //      publishes the INCLUSIVE value (grid/lookback.cuh, grid/descriptors.cuh); a deterministic scan
-//      (ScanArgs::kDeterministic) looks back in a fixed order instead, so that a floating-point
+//      (ScanArgs::fixed_order()) looks back in a fixed order instead, so that a floating-point
 //      scan gives the same bits every run;
 //   5. a second barrier hands the carry-in to every thread;
 //   6. put the carry-in and the warps before in front of every item, and store, each converted
@@ -132,19 +132,19 @@ struct ScanFront {
 // One scan as the kernel sees it. In, Out: the element types in memory; Acc: the type the scan
 // computes in (registers and descriptors; the loads convert In to Acc, the stores Acc to Out);
 // Op: the operator, copied to the kernel by value with its state; Reverse: a suffix scan (the
-// elements are read and written from the end, TileOrder in register_tile.cuh); Deterministic: the
-// fixed-order look-back (grid/lookback.cuh). Both are compile-time, so that the default kernel carries
-// nothing of the other forms. `total`, when
-// set, receives the reduction of everything (the front included) as an Out.
-template <class In, class Out, class Acc, class Op, bool Reverse = false, bool Deterministic = false>
+// elements are read and written from the end, TileOrder in register_tile.cuh); Order: which
+// look-back (grid/lookback.cuh: the nearest-INCLUSIVE one, the fixed-order one that gives the
+// same bits in every run, or both with `fixed_at_run` choosing). Both are compile-time, so that
+// the default kernel carries nothing of the other forms. `total`, when set, receives the
+// reduction of everything (the front included) as an Out.
+template <class In, class Out, class Acc, class Op, bool Reverse = false, LookbackOrder Order = LookbackOrder::Nearest>
 struct ScanArgs {
   using InT = In;
   using OutT = Out;
   using AccT = Acc;
   using OpT = Op;
   static constexpr bool kReverse = Reverse;
-  // The fixed-order look-back (grid/lookback.cuh): the same bits in every run, floating point included.
-  static constexpr bool kDeterministic = Deterministic;
+  static constexpr LookbackOrder kOrder = Order;
 
   typename InputPointer<In>::type in;    // const In*, or two arrays read as one (zip.cuh)
   typename OutputPointer<Out>::type out;  // Out*, or a value and an index array (indexed_elements.cuh)
@@ -153,6 +153,12 @@ struct ScanArgs {
   ScanFront<Acc> front;
   Op op;
   Out* total = nullptr;
+  bool fixed_at_run = false;  // under LookbackOrder::ChosenAtRun: the fixed-order look-back this launch
+
+  // Whether this launch looks back in the fixed order: a constant unless Order is ChosenAtRun.
+  __host__ __device__ constexpr bool fixed_order() const {
+    return Order == LookbackOrder::Fixed || (Order == LookbackOrder::ChosenAtRun && fixed_at_run);
+  }
 };
 
 // The carry-in goes into tile 0's carry and into the inclusive value tile 0 publishes.
@@ -187,7 +193,8 @@ __global__ void __launch_bounds__(Config::kThreads)
     if (warp_id() == 0) {
       const Acc first = tile == 0 ? args.front.fold(op) : carry;
       const Acc published = tile == 0 ? op(first, totals.tile) : totals.tile;
-      const Acc prefix = typename Config::template Lookback<Acc>{state, tile}.template get_in_warp0<Acc, Op, Args::kDeterministic>(published, op);
+      const typename Config::template Lookback<Acc> lookback{state, tile};
+      const Acc prefix = lookback.template get_in_warp0<Acc, Op>(published, op, args.fixed_order());
       if (lane_id() == 0) shared_carry = tile == 0 ? first : prefix;
     }
     if constexpr (kEarly) Tile::template scan_warp<Acc, Op, V>(items, args.exclusive, op);  // warp 0 after its look-back

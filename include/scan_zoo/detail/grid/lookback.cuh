@@ -7,7 +7,11 @@
 //                      nearest INCLUSIVE one on, and reduces them in order with shuffles.
 //                      PerLane > 1 widens the window (each lane reads PerLane neighbours):
 //                      fewer steps, more loads per poll; an axis of the tuned scan's space
-//                      (tuned_space.cuh).
+//                      (tuned_space.cuh). Beside it the fixed-order look-back, the same bits in
+//                      every run (fixed_order_in_warp0).
+//   LookbackOrder      which of the two a kernel runs: chosen at compile time, or both compiled
+//                      and one chosen per launch (a framework's switch, such as
+//                      torch.use_deterministic_algorithms).
 // The zoo's teaching variants add the domino chain and the serial look-back beside it
 // (src/grid/teaching_lookbacks.cuh).
 //
@@ -43,6 +47,12 @@ struct SleepBackoff {
 };
 
 using LookbackBackoff = SleepBackoff<600, 300>;
+
+// Which look-back a kernel runs: Nearest (the walk to the nearest INCLUSIVE descriptor, the
+// fastest), Fixed (fixed_order_in_warp0 below: the same bits in every run), or ChosenAtRun (both
+// compiled into the kernel, one taken per launch by a flag in its arguments: one kernel where a
+// caller decides at run time, at the price of both walks' code in it).
+enum class LookbackOrder { Nearest, Fixed, ChosenAtRun };
 
 // The frame both decoupled look-backs share, run by the lanes of warp 0 alone: tile 0 publishes
 // its total as INCLUSIVE; any other tile publishes it as AGGREGATE at once (successors may use it
@@ -98,12 +108,13 @@ struct WarpLookback {
     return decoupled_lookback<T, Op, Backoff>(state, tile, total, closed, [&] { return walk<T, Op>(op); }, op);
   }
 
-  // The carry-in to the lanes of warp 0 only; called by warp 0 alone. FixedOrder: the
-  // deterministic look-back (below) instead of the nearest-INCLUSIVE one.
-  template <class T, class Op, bool FixedOrder = false>
-  __device__ T get_in_warp0(T total, const Op& op = Op{}) const {
-    if constexpr (FixedOrder) return fixed_order_in_warp0<T, Op>(total, op);
-    else return look_back_in_warp0<T, Op, Backoff>(state, tile, total, false, [&] { return walk<T, Op>(op); }, op);
+  // The carry-in to the lanes of warp 0 only; called by warp 0 alone. fixed_order: the
+  // deterministic look-back (below) instead of the nearest-INCLUSIVE one (a constant where the
+  // kernel's LookbackOrder decides, so that only one of them is compiled).
+  template <class T, class Op>
+  __device__ T get_in_warp0(T total, const Op& op, bool fixed_order) const {
+    if (fixed_order) return fixed_order_in_warp0<T, Op>(total, op);
+    return look_back_in_warp0<T, Op, Backoff>(state, tile, total, false, [&] { return walk<T, Op>(op); }, op);
   }
 
   // The deterministic look-back. The carry-in that walk() returns is the reduction of the tiles
@@ -118,34 +129,42 @@ struct WarpLookback {
   // once, as always. So every descriptor a tile reads holds one fixed value, and every carry-in
   // is the same expression of the same values in every run. The price: a tile waits for its own
   // window's base even where a nearer tile has finished.
+  // A chain may start at a later tile than 0: `first`, a tile whose value depends on nothing
+  // before it and is published INCLUSIVE at once (the row kernel's tile where a row starts,
+  // rows_kernel.cuh). The windows are then counted from it, tile `first` playing tile 0's part,
+  // and nothing before it is read. `closed`: this tile's own value depends on nothing before it
+  // (it holds a line start, and starts the chains of the tiles after it): it publishes `total`
+  // INCLUSIVE at once and nothing more, and the carry-in it gets serves its items before that
+  // start.
   template <class T, class Op>
-  __device__ T fixed_order_in_warp0(T total, const Op& op) const {
+  __device__ T fixed_order_in_warp0(T total, const Op& op, std::int64_t first = 0, bool closed = false) const {
     constexpr int kWindow = kWarpSize * PerLane;
     const T identity = op.template identity<T>();
     const bool leader = lane_id() == 0;
-    if (tile == 0) {
-      if (leader) state.publish(0, kTileInclusive, total);
+    if (tile == first) {
+      if (leader) state.publish(tile, kTileInclusive, total);
       return identity;
     }
     // Nobody reads the AGGREGATE of a window's last tile: the tiles after it read its INCLUSIVE
     // value, the tiles of its own window lie before it.
-    const bool window_last = (tile + 1) % kWindow == 0;
-    if (leader && !window_last) state.publish(tile, kTileAggregate, total);
+    const std::int64_t in_chain = tile - first;
+    const bool window_last = !closed && (in_chain + 1) % kWindow == 0;
+    if (leader && !window_last) state.publish(tile, closed ? kTileInclusive : kTileAggregate, total);
     Backoff::before_first_poll();
     // Position p of the window reads tile base + p: p = 0 the base, whose INCLUSIVE value is
-    // needed (before tile 0 there is none: the identity), p = 1 .. tile - 1 - base the tiles of
-    // this window before this one (their AGGREGATE; tile 0's INCLUSIVE), the rest nothing (the
-    // identity). Statuses are ordered INVALID < AGGREGATE < INCLUSIVE: a position waits while its
-    // status is below the one it needs.
-    const std::int64_t base = tile / kWindow * kWindow - 1;
+    // needed (before the chain's first tile there is none: the identity), p = 1 .. tile - 1 -
+    // base the tiles of this window before this one (their AGGREGATE; the first tile's
+    // INCLUSIVE), the rest nothing (the identity). Statuses are ordered INVALID < AGGREGATE <
+    // INCLUSIVE: a position waits while its status is below the one it needs.
+    const std::int64_t base = first + in_chain / kWindow * kWindow - 1;
     const int count = static_cast<int>(tile - base);
     TileView<T> view[PerLane];
     bool waiting = false;
 #pragma unroll
     for (int j = 0; j < PerLane; ++j) {
       const int position = lane_id() * PerLane + j;
-      view[j] = position < count && base + position >= 0 ? state.read(base + position)
-                                                          : TileView<T>{kTileInclusive, identity};
+      view[j] = position < count && base + position >= first ? state.read(base + position)
+                                                              : TileView<T>{kTileInclusive, identity};
       waiting |= view[j].status < (position == 0 ? kTileInclusive : kTileAggregate);
     }
     while (__any_sync(kFullMask, waiting)) {
