@@ -22,7 +22,10 @@ with its Python kernels alone: what each way into scan_zoo costs the host.
 --ops cumsum,logcumsumexp: the kernel rows of those operators alone, nothing else (a quick look
 at one kernel's change). --deterministic: each kernel row also times scan_zoo under
 torch.use_deterministic_algorithms(True) (its fixed-order look-back for the floating-point scans),
-interleaved with the other three, and gives its cost over scan_zoo's default.
+interleaved with the other three, and gives its cost over scan_zoo's default. Without torch's
+fill of every new tensor that the mode also asks for (torch.utils.deterministic
+.fill_uninitialized_memory, off while it is timed): a write of the output that any kernel pays
+alike, which measured 1.4-1.6x of an int32 cumsum (whose look-back the mode leaves as it is).
 
 Writes DIR/torch_scan_ops.txt (a table per part, headed with the GPU, torch and the commit from
 SCAN_ZOO_COMMIT), DIR/torch_scan_ops.json, and DIR/torch_scan_ops.png (scan_zoo's speed over
@@ -94,13 +97,17 @@ def median_stats(times):
 
 @contextlib.contextmanager
 def deterministic_algorithms(torch, on):
-    """torch.use_deterministic_algorithms(on) for a block, as it was after it."""
-    was = torch.are_deterministic_algorithms_enabled()
+    """torch.use_deterministic_algorithms(on) for a block, without its fill of new tensors, as it
+    was after it."""
+    import torch.utils.deterministic as settings
+    was, filled = torch.are_deterministic_algorithms_enabled(), settings.fill_uninitialized_memory
     torch.use_deterministic_algorithms(on)
+    settings.fill_uninitialized_memory = False
     try:
         yield
     finally:
         torch.use_deterministic_algorithms(was)
+        settings.fill_uninitialized_memory = filled
 
 
 def kernel_table(torch, switch, fs, options, quick, only=None, deterministic=False):

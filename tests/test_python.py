@@ -11,6 +11,8 @@ numpy. Random data, outputs poisoned, every element checked.
 """
 import importlib.util
 import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -329,6 +331,32 @@ def test_cummax_cummin_values_and_indices_as_torch_cpu(torch, seed, shape, dim, 
     assert values.dtype == dtype and indices.dtype == torch.int64
     assert torch.equal(indices.cpu(), expected.indices)
     torch.testing.assert_close(values.cpu(), expected.values, rtol=0, atol=0, equal_nan=True)
+
+
+# A float64 cummax or cummin of lines of many tiles, in a process of its own, so that a kernel that
+# never finishes fails this test after its limit instead of hanging the suite. Found on the H200 at
+# 6420a73 (and, by the suite's stall, already at 9f9924b): such calls never returned, every time,
+# where int64 finished (bench/NOTES.md, "torch's scan ops: determinism").
+_LONG_EXTREMES = """
+import sys, torch, scan_zoo
+x = torch.randint(-5, 6, (8, 131072), device="cuda").double()
+for rep in range(20):
+    for shape, dim in (((8, 131072), 1), ((100003,), 0)):
+        y = x.reshape(-1)[:100003] if dim == 0 else x
+        values, indices = scan_zoo.cummax(y, dim) if rep % 2 else scan_zoo.cummin(y, dim)
+        torch.cuda.synchronize()
+print("finished")
+"""
+
+
+@pytest.mark.parametrize("dtype_name", ["float64", "int64"])
+def test_extremes_of_lines_of_many_tiles_finish(torch, dtype_name):
+    code = _LONG_EXTREMES.replace(".double()", f".to(torch.{dtype_name})")
+    try:
+        result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"{dtype_name} cummax/cummin of (8, 131072) and (100003,) did not finish in 120 s")
+    assert result.returncode == 0 and "finished" in result.stdout, result.stderr[-2000:]
 
 
 @pytest.mark.parametrize("shape, dim", [((100003,), 0), ((3, 517, 7), 1), ((64, 1000), 1)])
