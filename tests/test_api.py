@@ -73,7 +73,7 @@ def test_scan_ops_selftest(gpu, seed):
     """The scans torch has beside the sum (tests/cuda/scan_ops_selftest.cu): cummax and cummin with
     indices (include/scan_zoo/extremes.cuh) over 14 shapes (rows, 1-D, columns, a middle axis),
     torch's tie and NaN rules, float (forward and reverse, 32- and 64-bit positions), bf16,
-    int32, int8 and bool; products (int64 wrapping, float exact) and logcumsumexp (float on plain
+    int32, int8 and bool, then int64 and double with 32-bit positions; products (int64 wrapping, float exact) and logcumsumexp (float on plain
     values and on LogSumExp<float> accumulators, each without and with +inf and NaN, against a
     double loop; complex on LogSumExp<Complex<float>> against a complex<double> one, modulo 2 pi);
     and the refusals."""
@@ -81,7 +81,7 @@ def test_scan_ops_selftest(gpu, seed):
     context = f"seed {seed}\n{result.stdout[-4000:]}\n{result.stderr[-2000:]}"
     assert result.returncode == 0 and "scan_ops_selftest: 0 failed" in result.stdout, context
     passed = re.findall(r"^PASS ", result.stdout, re.M)
-    shapes, extremes, products, logsumexps, refusals = 14, 4 + 2 * 5, 2, 2 * 2 + 1, 2
+    shapes, extremes, products, logsumexps, refusals = 14, 4 + 2 * 7, 2, 2 * 2 + 1, 2
     expected = shapes * (extremes + products + logsumexps) + refusals
     assert len(passed) == expected, f"{len(passed)} checks passed, {expected} expected\n{context}"
 

@@ -10,8 +10,11 @@
 //   extremes   cummax and cummin: values bit for bit and indices exactly, for float (small
 //              integers, so that ties are common, with NaNs and infinities among them; forward
 //              and reverse, 32-bit positions, and 64-bit ones forward), bf16 (compared in float),
-//              int32, int8 and bool (0 and 1), forward. Torch's rules: a tie goes to the later element, a NaN
-//              wins, and a later NaN over an earlier one.
+//              int32, int8 and bool (0 and 1), forward; then double and int64 with 32-bit
+//              positions (the Python package's 16-byte pairs), forward, after every other check
+//              (a double cummax of many tiles hung on the H200: bench/NOTES.md, "torch's scan
+//              ops: determinism"). Torch's rules: a tie goes to the later element, a NaN wins,
+//              and a later NaN over an earlier one.
 //   product    int64 products of {-2 .. 2} wrapped as torch's integers wrap, exactly; float
 //              products of +-1 with rare +-2 and +-0.5 (every partial product a power of two in
 //              range, so exact in any grouping).
@@ -364,6 +367,11 @@ int main(int argc, char** argv) {
     check_logsumexp<scan_zoo::LogSumExp<float>>(s, rng, false, workspace);
     check_logsumexp<scan_zoo::LogSumExp<float>>(s, rng, true, workspace);
     check_complex_logsumexp(s, rng, workspace);
+  }
+  for (const scan_zoo::Shape& s : shapes) {
+    const std::int64_t n = s.outer * s.length * s.inner;
+    check_extremes<std::int32_t>("int64", extreme_input<std::int64_t>(n, rng), s, false, workspace);
+    check_extremes<std::int32_t>("double", extreme_input<double>(n, rng), s, false, workspace);
   }
   check_refusals();
   std::printf("scan_ops_selftest: %d failed\n", failures);
