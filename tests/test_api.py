@@ -44,7 +44,7 @@ def test_api_forms_selftest(gpu, seed):
     sizes = 8
     configs = 16
     deterministic = configs * 3 * 4 + 1  # 3 sizes x 4 types in every configuration; the repeats
-    expected = sizes * 6 + sizes * 5 + sizes * 8 * 2 + sizes * 3 + configs * 4 + deterministic + 2
+    expected = sizes * 6 + sizes * 7 + sizes * 8 * 2 + sizes * 3 + configs * 4 + deterministic + 2
     assert len(passed) == expected, f"{len(passed)} checks passed, {expected} expected\n{context}"
 
 

@@ -15,7 +15,8 @@
 //   operators  a sum modulo a modulus chosen at run time (state in the operator), an extended
 //              __device__ lambda with captured state through with_identity, a semigroup with state
 //              through AdjoinIdentity (a masked rectangular band: dropping the mask changes the
-//              answer)
+//              answer), and a 24-byte value with 11 bytes of holes (a double and an int32 stamp,
+//              adjoined), whose padding is no one's to define
 //   reverse    reverse inclusive, exclusive and inclusive-with-initial scans of the 2x2 matrix
 //              product (not commutative: the operand order is checked) and of int32 sums, in
 //              place and out of place
@@ -79,6 +80,25 @@ struct MaskedBand {
 using Band = scan_zoo::Adjoined<Pair>;
 bool operator==(const Band& x, const Band& y) {
   return x.present == y.present && (!x.present || (x.value.first == y.value.first && x.value.second == y.value.second));
+}
+
+// A value with holes: a double, an int32, then four bytes of padding, a whole 32-bit piece of its
+// descriptor (grid/protocol.cuh's tagged_word says why that once hung a look-back), and seven more
+// once adjoined (after `present`). (a, s) op (b, t) = (max(a, b), t): associative, not
+// commutative, exact, without an identity.
+struct Stamped {
+  double value;
+  std::int32_t stamp;
+};
+struct MaxKeepingLaterStamp {
+  __host__ __device__ Stamped operator()(const Stamped& x, const Stamped& y) const {
+    return {x.value > y.value ? x.value : y.value, y.stamp};
+  }
+};
+using StampedOrNone = scan_zoo::Adjoined<Stamped>;
+bool operator==(const StampedOrNone& x, const StampedOrNone& y) {
+  return x.present == y.present &&
+         (!x.present || (std::memcmp(&x.value.value, &y.value.value, sizeof(double)) == 0 && x.value.stamp == y.value.stamp));
 }
 
 // One scan checked element by element, and its total, against the reference of `form`: "" or
@@ -240,6 +260,15 @@ void check_operators(std::mt19937_64& rng) {
     for (const Form& form : {Form{}, Form{false, true, false}}) {
       why = scan_and_check<scan_zoo::UseDefault, Band, Band>(bands, form, false, Band{}, band, workspace);
       report(why.empty(), "operators stateful semigroup through AdjoinIdentity " + form_name(form) + at, why);
+    }
+    const auto stamped = generate<StampedOrNone>(n, [&]() -> StampedOrNone {
+      if (rng() % 8 == 0) return StampedOrNone{};
+      return {{double(std::int64_t(rng() % 2001) - 1000) / 8, std::int32_t(rng())}, true};
+    });
+    for (const Form& form : {Form{}, Form{false, true, false}}) {
+      why = scan_and_check<scan_zoo::UseDefault, StampedOrNone, StampedOrNone>(
+          stamped, form, false, StampedOrNone{}, scan_zoo::AdjoinIdentity{MaxKeepingLaterStamp{}}, workspace);
+      report(why.empty(), "operators a value with padding (24 bytes, 11 of them holes) " + form_name(form) + at, why);
     }
   }
 }

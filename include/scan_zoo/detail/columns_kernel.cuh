@@ -184,10 +184,10 @@ struct ColumnTileState {
   __device__ void publish(std::int64_t tile, std::uint32_t status, int lane, int column, const T& value) const {
     std::uint32_t pieces[kWords] = {};
     memcpy(pieces, &value, sizeof(T));
-    const unsigned long long tag = static_cast<unsigned long long>(tagged_status(status, epoch)) << 32;
+    const std::uint32_t tag = tagged_status(status, epoch);
 #pragma unroll
     for (int k = 0; k < kWords; ++k)
-      publish_word<Publish::Exchange>(*word_of<V>(tile, lane, column * kWords + k), tag | pieces[k],
+      publish_word<Publish::Exchange>(*word_of<V>(tile, lane, column * kWords + k), tagged_word(tag, pieces[k]),
                                       cuda::memory_order_relaxed);
   }
   // The V columns of `lane` in `tile`, each INVALID unless the tags of its words agree.

@@ -51,8 +51,7 @@ struct PackedTileState64 : DescriptorOrders<DescriptorSync::Relaxed> {
   __device__ void publish(std::int64_t tile, std::uint32_t status, T value) const {
     std::uint32_t bits;
     memcpy(&bits, &value, sizeof bits);
-    const unsigned long long word = static_cast<unsigned long long>(tagged_status(status, epoch)) << 32 | bits;
-    publish_word<How>(words[tile * Stride], word, kStore);
+    publish_word<How>(words[tile * Stride], tagged_word(tagged_status(status, epoch), bits), kStore);
   }
   __device__ TileView<T> read(std::int64_t tile) const {
     const unsigned long long word = DeviceAtomic<unsigned long long>(words[tile * Stride]).load(kPoll);
@@ -94,10 +93,10 @@ struct PackedTileStatePieces : DescriptorOrders<DescriptorSync::Relaxed> {
   __device__ void publish(std::int64_t tile, std::uint32_t status, T value) const {
     std::uint32_t pieces[kPieces];
     memcpy(pieces, &value, sizeof pieces);
-    const unsigned long long tag = static_cast<unsigned long long>(tagged_status(status, epoch)) << 32;
+    const std::uint32_t tag = tagged_status(status, epoch);
     unsigned long long* descriptor = words + kWordsPerTile * tile;
 #pragma unroll
-    for (int p = 0; p < kPieces; ++p) publish_word<How>(descriptor[p], tag | pieces[p], kStore);
+    for (int p = 0; p < kPieces; ++p) publish_word<How>(descriptor[p], tagged_word(tag, pieces[p]), kStore);
   }
   __device__ TileView<T> read(std::int64_t tile) const {
     // Two words a 16-byte load, each of its two 64-bit elements a relaxed device-scope read

@@ -74,6 +74,21 @@ __host__ __device__ constexpr std::uint32_t status_in_epoch(std::uint32_t word, 
   return word >> 2 == epoch ? (word & 3u) : std::uint32_t(kTileInvalid);
 }
 
+// A 64-bit descriptor word: a tagged status (tagged_status) in the high half, 32 bits of a value
+// in the low half. Put together by one move of two 32-bit registers, never as `tag << 32 | piece`:
+// a piece may hold padding (the four bytes after ValueIndex<double, int32>'s index, the two after
+// an int16 value beside an int32 index, any hole of a caller's struct), padding bytes are
+// indeterminate, and the compilers treat them as undefined, and so every result of arithmetic
+// they enter, the OR with the tag included. On the H200 ptxas gave such a word a garbage high
+// half: a tag that no reader ever believed, and a look-back that waited for it forever
+// (bench/NOTES.md, "torch's scan ops: the padding of a pair"). The move makes the high half the
+// tag's register itself; the low half's bytes, whatever they are, land in padding again when read.
+__device__ __forceinline__ unsigned long long tagged_word(std::uint32_t tag, std::uint32_t piece) {
+  unsigned long long word;
+  asm("mov.b64 %0, {%1, %2};" : "=l"(word) : "r"(piece), "r"(tag));
+  return word;
+}
+
 enum class DescriptorSync { AcquireRelease, Relaxed };
 
 template <DescriptorSync Sync>
