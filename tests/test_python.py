@@ -334,9 +334,10 @@ def test_cummax_cummin_values_and_indices_as_torch_cpu(torch, seed, shape, dim, 
 
 
 # A float64 cummax or cummin of lines of many tiles, in a process of its own, so that a kernel that
-# never finishes fails this test after its limit instead of hanging the suite. Found on the H200 at
-# 6420a73 (and, by the suite's stall, already at 9f9924b): such calls never returned, every time,
-# where int64 finished (bench/NOTES.md, "torch's scan ops: determinism").
+# never finishes fails this test after its limit instead of hanging the suite. Such calls never
+# returned on the H200 until bdde0c5, where int64 finished: the 4 padding bytes of the (double,
+# int32) pair made a descriptor word's tag undefined (bench/NOTES.md, "torch's scan ops: the
+# padding of a pair").
 _LONG_EXTREMES = """
 import sys, torch, scan_zoo
 x = torch.randint(-5, 6, (8, 131072), device="cuda").double()
