@@ -66,14 +66,18 @@ namespace detail {
 
 // Whether the later operand of a pair wins: a NaN always, a number over an earlier number when
 // Better(later, earlier) or equal (a tie goes to the later); an earlier NaN is kept.
+// Without a branch: one predicate and a select per field (bitwise & and |, no short circuit). The
+// form with early returns compiled each combine into a diamond of branches with a reconvergence
+// point, and a scan runs a combine per element and per shuffle step (bench/NOTES.md, "torch's
+// scan ops: the padding of a pair").
 template <class Better>
 struct KeepsLaterOnTies {
   template <class P>
   __host__ __device__ P operator()(const P& earlier, const P& later) const {
-    if (later.index < 0) return earlier;
-    if (earlier.index < 0) return later;
     const bool later_nan = later.value != later.value, earlier_nan = earlier.value != earlier.value;
-    return later_nan || (!earlier_nan && !Better{}(earlier.value, later.value)) ? later : earlier;
+    const bool later_wins = (later.index >= 0) & ((earlier.index < 0) | later_nan |
+                                                  (!earlier_nan & !Better{}(earlier.value, later.value)));
+    return P(later_wins ? later.value : earlier.value, later_wins ? later.index : earlier.index);
   }
   template <class P>
   __host__ __device__ static P identity() {
@@ -98,6 +102,17 @@ using MaxWithIndex = detail::KeepsLaterOnTies<detail::Greater>;
 using MinWithIndex = detail::KeepsLaterOnTies<detail::Less>;
 
 namespace detail {
+
+// The row kernel's blocks an SM for a pair of 8 bytes (a 32-bit value, or a 16-bit float held as
+// float, or a narrower integer, beside a 32-bit position), without line totals: 4 at the default
+// 12 items, where ptxas fits the kernel in 64 registers without a spill; 1.10x faster along rows
+// of 131072 and one line of 2^26 than at 3 blocks (of 8, 12 and 16 items at 2 to 4 blocks it was
+// the fastest but at 8 x 131072: bench/NOTES.md, "torch's scan ops: cummax's pairs"). Values of
+// one byte keep rows_kernel.cuh's 3 (int8 and bool spilled 4 bytes at 4, nvcc 13.0), as every
+// wider pair keeps that file's rule.
+template <class T, class I, class Op>
+inline constexpr int kRowsBlocksPerSm<ValueIndex<T, I>, Op, false> =
+    sizeof(ValueIndex<T, I>) == 8 ? (sizeof(T) == 1 ? 3 : 4) : 1;
 
 // What a pair holds a value of T as: float for the 16-bit floats (as accumulator_t does), T else.
 template <class T>

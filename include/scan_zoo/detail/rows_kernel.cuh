@@ -265,9 +265,11 @@ struct RowStarts {
 // at memory position p (of the flattened array) has index p mod length. One 64-bit division a
 // thread, for the tile's first item; each item is then an offset of less than a tile from it, so
 // a row longer than a tile wraps at most once, and a shorter one (under 2^15 elements) takes a
-// 32-bit remainder.
+// 32-bit remainder. A 32-bit index (lines under 2^31 elements, extremes.cuh's Position) wraps in
+// 32-bit arithmetic: first + offset stays below 2^31 + a tile, inside an unsigned word.
 template <class Tile, int V, bool Reverse, class Acc, int Items>
 __device__ void number_items(Acc (&items)[Items], std::int64_t begin, int valid, std::int64_t n, std::int64_t length) {
+  using Index = decltype(items[0].index);
   const std::int64_t first = (Reverse ? n - 1 - begin : begin) % length;  // item 0's index
 #pragma unroll
   for (int k = 0; k < Items / V; ++k)
@@ -276,7 +278,13 @@ __device__ void number_items(Acc (&items)[Items], std::int64_t begin, int valid,
       const int offset = Tile::template offset<V>(k, j);
       if (offset >= valid) continue;  // the padding stays the identity
       std::int64_t index;
-      if (length > Tile::kTileItems) {
+      if (sizeof(Index) <= 4 && length > Tile::kTileItems) {
+        const std::uint32_t length32 = static_cast<std::uint32_t>(length), first32 = static_cast<std::uint32_t>(first);
+        std::uint32_t wrapped = Reverse ? first32 - offset + (first32 < std::uint32_t(offset) ? length32 : 0u)
+                                        : first32 + offset;
+        if (wrapped >= length32) wrapped -= length32;
+        index = wrapped;
+      } else if (length > Tile::kTileItems) {
         index = Reverse ? first - offset : first + offset;
         if (index < 0) index += length;
         if (index >= length) index -= length;
@@ -284,7 +292,7 @@ __device__ void number_items(Acc (&items)[Items], std::int64_t begin, int valid,
         const int wrapped = (Reverse ? int(first) - offset : int(first) + offset) % int(length);
         index = wrapped < 0 ? wrapped + length : wrapped;
       }
-      items[k * V + j].index = static_cast<decltype(items[0].index)>(index);
+      items[k * V + j].index = static_cast<Index>(index);
     }
 }
 
@@ -301,7 +309,8 @@ __device__ void number_items(Acc (&items)[Items], std::int64_t begin, int valid,
 // recurrence fastest (bench/NOTES.md, "Scans along an axis"). Wider values one block, said
 // outright: without it ptxas held the 2x2 matrix product's kernel (pairs of 16-byte values) below
 // what it needs, and spilled.
-// A type may ask for another tile (narrow_columns.cuh) by specializing RowsTile.
+// A type may ask for another tile (narrow_columns.cuh) by specializing RowsTile, and for other
+// blocks an SM (extremes.cuh) by specializing kRowsBlocksPerSm.
 template <class Acc>
 struct RowsTile {
   static constexpr int kThreads = 256;

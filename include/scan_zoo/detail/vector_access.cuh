@@ -9,13 +9,16 @@
 namespace scan_zoo::detail {
 
 // A vector of Bytes / sizeof(T) elements, aligned to its size when that is a power of two (the
-// hardware's 2-, 4-, 8- and 16-byte accesses); a vector of odd size (a 12-byte struct) is only
-// aligned as T, and the compiler moves it in T's own accesses.
+// hardware's 2-, 4-, 8- and 16-byte accesses), to 16 bytes when it is a larger power of two (32
+// bytes: the int64 indices beside four float values of a split output, indexed_elements.cuh; moved
+// in two 16-byte accesses, where alignment as T made them four 8-byte ones); a vector of odd size
+// (a 12-byte struct) is only aligned as T, and the compiler moves it in T's own accesses.
 template <class T, int Bytes>
 struct VectorOf {
   static_assert(Bytes % sizeof(T) == 0, "the vector must hold whole elements");
   static constexpr int kCount = Bytes / static_cast<int>(sizeof(T));
-  static constexpr int kAlignment = (Bytes & (Bytes - 1)) == 0 && Bytes <= 16 ? Bytes : int(alignof(T));
+  static constexpr bool kPowerOfTwo = (Bytes & (Bytes - 1)) == 0;
+  static constexpr int kAlignment = kPowerOfTwo ? (Bytes <= 16 ? Bytes : 16) : int(alignof(T));
 
   struct alignas(kAlignment) Chunk {
     T item[kCount];
