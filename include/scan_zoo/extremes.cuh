@@ -69,7 +69,7 @@ namespace detail {
 // Without a branch: one predicate and a select per field (bitwise & and |, no short circuit). The
 // form with early returns compiled each combine into a diamond of branches with a reconvergence
 // point, and a scan runs a combine per element and per shuffle step (bench/NOTES.md, "torch's
-// scan ops: the padding of a pair").
+// scan ops: cummax's pairs").
 template <class Better>
 struct KeepsLaterOnTies {
   template <class P>
