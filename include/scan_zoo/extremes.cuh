@@ -108,11 +108,11 @@ namespace detail {
 // 12 items, where ptxas fits the kernel in 64 registers without a spill; 1.10x faster along rows
 // of 131072 and one line of 2^26 than at 3 blocks (of 8, 12 and 16 items at 2 to 4 blocks it was
 // the fastest but at 8 x 131072: bench/NOTES.md, "torch's scan ops: cummax's pairs"). Values of
-// one byte keep rows_kernel.cuh's 3 (int8 and bool spilled 4 bytes at 4, nvcc 13.0), as every
-// wider pair keeps that file's rule.
+// one byte (int8 and bool spilled 4 bytes at 4, nvcc 13.0) and wider pairs keep rows_kernel.cuh's
+// rule by size.
 template <class T, class I, class Op>
 inline constexpr int kRowsBlocksPerSm<ValueIndex<T, I>, Op, false> =
-    sizeof(ValueIndex<T, I>) == 8 ? (sizeof(T) == 1 ? 3 : 4) : 1;
+    sizeof(ValueIndex<T, I>) == 8 && sizeof(T) > 1 ? 4 : kRowsBlocksPerSmBySize<ValueIndex<T, I>, Op, false>;
 
 // What a pair holds a value of T as: float for the 16-bit floats (as accumulator_t does), T else.
 template <class T>

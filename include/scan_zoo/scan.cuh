@@ -58,8 +58,9 @@
 // Acc is Out by default (a uint8 -> int64 scan accumulates in int64), except that __half and
 // __nv_bfloat16 accumulate in float: scan_zoo::accumulator_t<Acc, Out>. Name it to choose, e.g.
 // inclusive_scan<double>(in_float, out_float, ...). Any trivially copyable Acc works; 32-bit Acc
-// use the fastest tile descriptor (value and status in one 64-bit word), 64-bit Acc two such
-// words, other sizes (a struct) a status word and value slots (detail/grid/descriptors.cuh).
+// use the fastest tile descriptor (value and status in one 64-bit word), Acc of 8 to 32 bytes (a
+// multiple of 4: int64, double, a small struct) 2 to 8 such words of a 32-bit piece each, other
+// sizes a status word and value slots (detail/grid/descriptors.cuh).
 //
 // Errors: every function returns a cudaError_t and never ends the process: cudaErrorInvalidValue
 // for a negative n, a null pointer with n > 0, in == out with In and Out of different sizes, or
