@@ -474,10 +474,14 @@ def test_complex_logcumsumexp_as_torch(torch, seed, shape, dim, dtype_name):
     kernels leave to the order of their combines (operators.cuh, LogSumExp<Complex<T>>): real
     parts normal, -inf among them (masked positions), imaginary parts anywhere in [-9, 9] (as
     OpInfo's samples), a NaN in either part now and then. Each result, moved by the multiple of
-    2 pi nearest the reference, within check_close's rule of it (in the complex modulus); where
-    the prefix's real parts are all -inf, -inf with a principal angle; where a NaN came before,
-    NaN in both parts; and the branch scan_zoo promises: within pi of the imaginary part of the
-    prefix's term of largest real part."""
+    2 pi nearest the reference, within check_close's rule of it (in the complex modulus) times
+    the prefix's condition number, kappa = sum |exp z| / |sum exp z|: random phases cancel, and
+    near a cancellation both the reference and the scan lose digits in proportion (a rerun over
+    640 seeds on the H200 found errors up to 141 eps kappa, and 20% of the complex128 seeds of
+    columns 1000 x 64 beyond the rule without kappa: bench/NOTES.md, "torch's scan ops: complex
+    logcumsumexp"); where the prefix's real parts are all -inf, -inf with a principal angle;
+    where a NaN came before, NaN in both parts; and the branch scan_zoo promises: within pi of the
+    imaginary part of the prefix's term of largest real part."""
     dtype = getattr(torch, dtype_name)
     generator = torch.Generator(device="cuda").manual_seed(seed)
     real = 3 * torch.randn(shape, generator=generator, device="cuda", dtype=torch.float64)
@@ -500,7 +504,8 @@ def test_complex_logcumsumexp_as_torch(torch, seed, shape, dim, dtype_name):
     moved = torch.complex(got.real, got.imag + 2 * torch.pi * turns)
     length = max(shape[dim] if shape else 1, 1)
     eps = torch.finfo(torch.float32 if dtype == torch.complex64 else torch.float64).eps
-    tolerance = 8 * eps * length ** 0.5 * (1 + expected[finite].abs())
+    kappa = (wide.real.nan_to_num(float("-inf")).logcumsumexp(dim) - expected.real).exp()
+    tolerance = 8 * eps * length ** 0.5 * (1 + expected[finite].abs()) * kappa[finite]
     error = (moved[finite] - expected[finite]).abs()
     assert bool((error <= tolerance).all()), f"worst error {error.max().item() if error.numel() else 0}"
     if x.dim() > 0 and x.numel() > 0:  # the branch: the largest real part's (ties: none among random floats)
