@@ -27,18 +27,25 @@
 // of at most 2^31 - 1 elements (cudaErrorInvalidValue for longer ones).
 // Errors, streams, the workspace and forward progress: as axis.cuh.
 //
-// How: the pair (value, index) is the scan's accumulator (ValueIndex) and MaxWithIndex or
-// MinWithIndex its operator, which keeps the later operand on a tie: not commutative, but
-// associative, since it takes the maximum in one total order (NaN above every number, then the
-// value, then the position in scan order). The index is not read from memory: the kernels number
-// each element as they load it (detail/indexed_elements.cuh, Numbered), and write each pair as
-// its value and its index to the two arrays (Split). The kernels are axis.cuh's row and column
-// kernels (a 1-D array is one row).
+// How: the scan takes the maximum in one total order: NaN above every number, then the value,
+// then the position in scan order (so a tie goes to the later element). Its accumulator is
+//   - for values of at most 32 bits with a 32-bit Position, one 64-bit word (RankedPosition): the
+//     value's rank in that order in the high half, the position below it, and the operator the
+//     larger word (LargerWord), one unsigned compare; a NaN comes back as the default quiet NaN
+//     (its sign and payload are not kept), every number bit for bit, -0.0 included;
+//   - else the pair (value, index) (ValueIndex), with MaxWithIndex or MinWithIndex, which keep
+//     the later operand on a tie: not commutative, but associative.
+// The index is not read from memory: the kernels number each element as they load it
+// (detail/indexed_elements.cuh, Numbered), and write each result as its value and its index to
+// the two arrays (Split). The kernels are axis.cuh's row and column kernels (a 1-D array is one
+// row).
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <cstring>
+#include <cuda/std/limits>
 #include <limits>
 #include <type_traits>
 
@@ -118,17 +125,123 @@ inline constexpr int kRowsBlocksPerSm<ValueIndex<T, I>, Op, false> =
 template <class T>
 using ComparedAs = accumulator_t<UseDefault, T>;
 
+// ---- One word a result: RankedPosition ----
+// The order of the scan (the top of this file) as an unsigned 64-bit word:
+//   bits 63..32  the value's rank: a 32-bit key in the value's order, every NaN the largest
+//                (0xffffffff); for the minimum, the numbers' keys reversed (~key), NaN still the
+//                largest, since a NaN wins either way;
+//   bits 31..1   the position in scan order: the index along the line, or 2^31 - 1 - index
+//                reversed, so a tie goes to the later element;
+//   bit 0        the sign of a zero: -0.0 and 0.0 compare equal, so they share a rank, and the
+//                bit brings the sign back; below the position, it never decides.
+// The operator is then the larger word: an unsigned compare and a select a combine, against the
+// pair's NaN tests and compares (bench/NOTES.md, "torch's scan ops: cummax in one word").
+// RankedAs<T>: the type a value is ranked as, float for the floating types (exact for the 16-bit
+// ones), else a 32-bit integer of T's signedness.
+template <class T>
+using RankedAs = std::conditional_t<std::is_floating_point<ComparedAs<T>>::value, float,
+                                    std::conditional_t<std::is_signed<T>::value, std::int32_t, std::uint32_t>>;
+
+template <class C, class Better, bool Reverse>
+struct RankedPosition {
+  static constexpr bool kMin = std::is_same<Better, Less>::value;
+  static constexpr std::uint32_t kNanRank = 0xffffffffu, kLastPosition = 0x7fffffffu;
+  std::uint64_t word;
+
+  RankedPosition() = default;
+  __host__ __device__ constexpr explicit RankedPosition(std::uint64_t w) : word(w) {}
+  // An element as loaded: its rank (and a zero's sign), at position 0 until the kernel numbers it.
+  template <class U>
+  __host__ __device__ explicit RankedPosition(const Numbered<U>& element) : word(rank_word(static_cast<C>(element.value))) {}
+
+  __host__ __device__ static std::uint64_t rank_word(C v) {
+    std::uint32_t key, zero_sign = 0;
+    if constexpr (std::is_floating_point<C>::value) {
+      std::uint32_t bits;
+      memcpy(&bits, &v, sizeof bits);
+      zero_sign = v == C(0) ? bits >> 31 : 0u;
+      bits = v == C(0) ? 0u : bits;
+      key = bits ^ (bits >> 31 ? 0xffffffffu : 0x80000000u);  // sign-magnitude to unsigned order
+      key = kMin ? ~key : key;
+      key = v != v ? kNanRank : key;
+    } else {
+      key = std::is_signed<C>::value ? static_cast<std::uint32_t>(v) ^ 0x80000000u : static_cast<std::uint32_t>(v);
+      key = kMin ? ~key : key;
+    }
+    return std::uint64_t(key) << 32 | zero_sign;
+  }
+  __host__ __device__ C value() const {
+    const std::uint32_t rank = static_cast<std::uint32_t>(word >> 32), key = kMin ? ~rank : rank;
+    if constexpr (std::is_floating_point<C>::value) {
+      std::uint32_t bits = (key & 0x80000000u ? key ^ 0x80000000u : ~key) | (static_cast<std::uint32_t>(word) << 31);
+      C v;
+      memcpy(&v, &bits, sizeof v);
+      return rank == kNanRank ? cuda::std::numeric_limits<C>::quiet_NaN() : v;
+    } else {
+      return static_cast<C>(std::is_signed<C>::value ? key ^ 0x80000000u : key);
+    }
+  }
+  __host__ __device__ std::int32_t index() const {
+    const std::uint32_t position = static_cast<std::uint32_t>(word) >> 1;
+    return static_cast<std::int32_t>(Reverse ? kLastPosition - position : position);
+  }
+};
+
+// The hooks by which the kernels number and split a result (detail/indexed_elements.cuh).
+template <class C, class Better, bool Reverse>
+__host__ __device__ void assign_index(RankedPosition<C, Better, Reverse>& acc, std::int64_t index) {
+  const std::uint32_t i = static_cast<std::uint32_t>(index);
+  acc.word |= std::uint64_t(Reverse ? RankedPosition<C, Better, Reverse>::kLastPosition - i : i) << 1;
+}
+template <class C, class Better, bool Reverse>
+__host__ __device__ C value_part(const RankedPosition<C, Better, Reverse>& acc) {
+  return acc.value();
+}
+template <class C, class Better, bool Reverse>
+__host__ __device__ std::int32_t index_part(const RankedPosition<C, Better, Reverse>& acc) {
+  return acc.index();
+}
+template <class C, class Better, bool Reverse>
+inline constexpr int kIndexBytes<RankedPosition<C, Better, Reverse>> = 4;
+
+// RankedPosition's operator: the larger word (no two elements' words are equal: their positions
+// differ); the identity is the word 0, below every element's.
+struct LargerWord {
+  template <class P>
+  __host__ __device__ P operator()(const P& earlier, const P& later) const {
+    return later.word > earlier.word ? later : earlier;
+  }
+  template <class P>
+  __host__ __device__ static P identity() {
+    return P(std::uint64_t(0));
+  }
+};
+
+// The accumulator and operator of a scan of T values with Position indices, Op one of the pair
+// operators above: one word where the value ranks in 32 bits and the position fits 31, else the
+// pair.
+template <class T, class Position, class Op, bool Reverse, bool OneWord = sizeof(T) <= 4 && sizeof(Position) <= 4>
+struct ExtremeScan {
+  using Acc = ValueIndex<ComparedAs<T>, Position>;
+  using Operator = Op;
+};
+template <class T, class Position, class Better, bool Reverse>
+struct ExtremeScan<T, Position, KeepsLaterOnTies<Better>, Reverse, true> {
+  using Acc = RankedPosition<RankedAs<T>, Better, Reverse>;
+  using Operator = LargerWord;
+};
+
 template <class Position, class Op, bool Reverse, class T, class I>
 cudaError_t running_extreme(const T* in, T* values, I* indices, const Shape& shape, Workspace& workspace,
                             cudaStream_t stream) {
   static_assert(std::is_integral<Position>::value && std::is_signed<Position>::value && std::is_integral<I>::value,
                 "scan_zoo: the indices are integers, and Position a signed integer type");
   if (shape.length > std::int64_t(std::numeric_limits<Position>::max())) return cudaErrorInvalidValue;
-  using Pair = ValueIndex<ComparedAs<T>, Position>;
+  using Scan = ExtremeScan<T, Position, Op, Reverse>;
   using Out = Split<T, I>;
-  return scan_along<Pair, Reverse, Numbered<T>, LineTotals::Never>(
+  return scan_along<typename Scan::Acc, Reverse, Numbered<T>, LineTotals::Never>(
       reinterpret_cast<const Numbered<T>*>(in), SplitPointer<T, I>{values, indices}, shape, ScanKind::Inclusive,
-      IdentityInFront{}, Op{}, workspace, stream, Options<Out>{});
+      IdentityInFront{}, typename Scan::Operator{}, workspace, stream, Options<Out>{});
 }
 
 }  // namespace detail
@@ -159,7 +272,8 @@ cudaError_t reverse_cummin(const T* in, T* values, I* indices, const Shape& shap
 // values of T and Position indices.
 template <class T, class Position = std::int64_t>
 std::size_t extremes_workspace_bytes(const Shape& shape) {
-  return workspace_bytes<ValueIndex<detail::ComparedAs<T>, Position>, T>(shape);
+  using Acc = typename detail::ExtremeScan<T, Position, MaxWithIndex, false>::Acc;  // the same size for all four
+  return workspace_bytes<Acc, T>(shape);
 }
 
 }  // namespace scan_zoo

@@ -556,7 +556,7 @@ __global__ void __launch_bounds__(Config::kThreads,
         const std::int64_t index = Args::kReverse ? g.length - 1 - scan_row : scan_row;
 #pragma unroll
         for (int j = 0; j < V; ++j)
-          if (j < columns) row[j].index = static_cast<decltype(row[j].index)>(index);
+          if (j < columns) assign_index(row[j], index);
       }
     } else {
 #pragma unroll

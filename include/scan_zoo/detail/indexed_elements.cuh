@@ -7,7 +7,14 @@
 //     (SplitPointer), each with its own stores, as zip.cuh's pairs are read from two.
 // A kernel reads its input through InputPointer<In> (zip.cuh) and writes through
 // OutputPointer<Out> (below); the row and column kernels number a Numbered input's items right
-// after their loads, into the accumulator's `index` (extremes.cuh's ValueIndex).
+// after their loads. They reach the accumulator only through three hooks, so that an accumulator
+// may hold its value and index its own way (extremes.cuh: ValueIndex's members, or the one word of
+// a RankedPosition):
+//   - assign_index(acc, index): the item's index along its line, right after its load;
+//   - value_part(acc), index_part(acc): what Split writes;
+//   - kIndexBytes<Acc>: the bytes of the index it holds (4: lines under 2^31 elements).
+// The forms here read and write members `value` and `index`; an accumulator of another layout
+// declares its own beside it, found by argument-dependent lookup where the kernels call them.
 #pragma once
 
 #include <cstdint>
@@ -27,16 +34,31 @@ inline constexpr bool kNumbered = false;
 template <class T>
 inline constexpr bool kNumbered<Numbered<T>> = true;
 
+template <class Acc>
+__host__ __device__ void assign_index(Acc& acc, std::int64_t index) {
+  acc.index = static_cast<decltype(acc.index)>(index);
+}
+template <class Pair>
+__host__ __device__ auto value_part(const Pair& pair) -> decltype(pair.value) {
+  return pair.value;
+}
+template <class Pair>
+__host__ __device__ auto index_part(const Pair& pair) -> decltype(pair.index) {
+  return pair.index;
+}
+template <class Acc>
+inline constexpr int kIndexBytes = sizeof(Acc::index);
+
 template <class T, class I>
 struct Split {
   T value;
   I index;
 
   Split() = default;
-  // From an accumulator with a value and an index (extremes.cuh's ValueIndex).
+  // From an accumulator with a value and an index (extremes.cuh's ValueIndex or RankedPosition).
   template <class Pair>
   __host__ __device__ explicit Split(const Pair& pair)
-      : value(static_cast<T>(pair.value)), index(static_cast<I>(pair.index)) {}
+      : value(static_cast<T>(value_part(pair))), index(static_cast<I>(index_part(pair))) {}
 };
 
 // The two arrays; a null `indices` writes the values alone (and stays null as the pointer moves).

@@ -269,7 +269,6 @@ struct RowStarts {
 // 32-bit arithmetic: first + offset stays below 2^31 + a tile, inside an unsigned word.
 template <class Tile, int V, bool Reverse, class Acc, int Items>
 __device__ void number_items(Acc (&items)[Items], std::int64_t begin, int valid, std::int64_t n, std::int64_t length) {
-  using Index = decltype(items[0].index);
   const std::int64_t first = (Reverse ? n - 1 - begin : begin) % length;  // item 0's index
 #pragma unroll
   for (int k = 0; k < Items / V; ++k)
@@ -278,7 +277,7 @@ __device__ void number_items(Acc (&items)[Items], std::int64_t begin, int valid,
       const int offset = Tile::template offset<V>(k, j);
       if (offset >= valid) continue;  // the padding stays the identity
       std::int64_t index;
-      if (sizeof(Index) <= 4 && length > Tile::kTileItems) {
+      if (kIndexBytes<Acc> <= 4 && length > Tile::kTileItems) {
         const std::uint32_t length32 = static_cast<std::uint32_t>(length), first32 = static_cast<std::uint32_t>(first);
         std::uint32_t wrapped = Reverse ? first32 - offset + (first32 < std::uint32_t(offset) ? length32 : 0u)
                                         : first32 + offset;
@@ -292,7 +291,7 @@ __device__ void number_items(Acc (&items)[Items], std::int64_t begin, int valid,
         const int wrapped = (Reverse ? int(first) - offset : int(first) + offset) % int(length);
         index = wrapped < 0 ? wrapped + length : wrapped;
       }
-      items[k * V + j].index = static_cast<Index>(index);
+      assign_index(items[k * V + j], index);
     }
 }
 
