@@ -110,17 +110,6 @@ using MinWithIndex = detail::KeepsLaterOnTies<detail::Less>;
 
 namespace detail {
 
-// The row kernel's blocks an SM for a pair of 8 bytes (a 32-bit value, or a 16-bit float held as
-// float, or a narrower integer, beside a 32-bit position), without line totals: 4 at the default
-// 12 items, where ptxas fits the kernel in 64 registers without a spill; 1.10x faster along rows
-// of 131072 and one line of 2^26 than at 3 blocks (of 8, 12 and 16 items at 2 to 4 blocks it was
-// the fastest but at 8 x 131072: bench/NOTES.md, "torch's scan ops: cummax's pairs"). Values of
-// one byte (int8 and bool spilled 4 bytes at 4, nvcc 13.0) and wider pairs keep rows_kernel.cuh's
-// rule by size.
-template <class T, class I, class Op>
-inline constexpr int kRowsBlocksPerSm<ValueIndex<T, I>, Op, false> =
-    sizeof(ValueIndex<T, I>) == 8 && sizeof(T) > 1 ? 4 : kRowsBlocksPerSmBySize<ValueIndex<T, I>, Op, false>;
-
 // What a pair holds a value of T as: float for the 16-bit floats (as accumulator_t does), T else.
 template <class T>
 using ComparedAs = accumulator_t<UseDefault, T>;
@@ -203,6 +192,13 @@ __host__ __device__ std::int32_t index_part(const RankedPosition<C, Better, Reve
 }
 template <class C, class Better, bool Reverse>
 inline constexpr int kIndexBytes<RankedPosition<C, Better, Reverse>> = 4;
+
+// The row kernel's blocks an SM for a word: 4 (64 registers, no spill for any value type, nvcc
+// 13.0), where rows_kernel.cuh's rule for 8-byte accumulators takes 3 (72 registers): 1.09-1.13x
+// faster along rows of 131072 and one line of 2^26 (bench/NOTES.md, "torch's scan ops: cummax in
+// one word"; the pairs it replaced were fastest at 4 too, "cummax's pairs").
+template <class C, class Better, bool Reverse, class Op>
+inline constexpr int kRowsBlocksPerSm<RankedPosition<C, Better, Reverse>, Op, false> = 4;
 
 // RankedPosition's operator: the larger word (no two elements' words are equal: their positions
 // differ); the identity is the word 0, below every element's.

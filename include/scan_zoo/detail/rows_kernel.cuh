@@ -309,8 +309,7 @@ __device__ void number_items(Acc (&items)[Items], std::int64_t begin, int valid,
 // outright: without it ptxas held the 2x2 matrix product's kernel (pairs of 16-byte values) below
 // what it needs, and spilled.
 // A type may ask for another tile (narrow_columns.cuh) by specializing RowsTile, and for other
-// blocks an SM (extremes.cuh) by specializing kRowsBlocksPerSm (kRowsBlocksPerSmBySize: the rule
-// by size, for a specialization's other cases).
+// blocks an SM (extremes.cuh) by specializing kRowsBlocksPerSm.
 template <class Acc>
 struct RowsTile {
   static constexpr int kThreads = 256;
@@ -324,9 +323,7 @@ using RowsConfig = TunedConfig<RowsTile<Acc>::kThreads, RowsTile<Acc>::kItems, P
 template <class Op>
 inline constexpr bool kCallsTranscendentals = std::is_same_v<Op, LogAddExp>;
 template <class Acc, class Op, bool LineTotals>
-inline constexpr int kRowsBlocksPerSmBySize = sizeof(Acc) > 8 ? 1 : LineTotals || kCallsTranscendentals<Op> ? 2 : 3;
-template <class Acc, class Op, bool LineTotals>
-inline constexpr int kRowsBlocksPerSm = kRowsBlocksPerSmBySize<Acc, Op, LineTotals>;
+inline constexpr int kRowsBlocksPerSm = sizeof(Acc) > 8 ? 1 : LineTotals || kCallsTranscendentals<Op> ? 2 : 3;
 
 // The first tile of the fixed-order look-back's chain for the items from element `index` (scan
 // order) on: where that element's row starts (RowStarts::first_tile_of_row). Only rows have one:
