@@ -37,6 +37,7 @@
 #include <complex>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <random>
@@ -155,8 +156,9 @@ void check_extremes(const char* type, const HostArray<T>& x, const scan_zoo::Sha
     }
 }
 
-// Small integers, so that ties are common (bool: 0 and 1); for floats a NaN or an infinity now
-// and then.
+// Small integers, so that ties are common (bool: 0 and 1); for floats a NaN (of either sign) or
+// an infinity now and then, -0.0 (which ties with 0.0 and keeps its sign: compared bit for bit),
+// and now and then any float at all (random bits: subnormals, extremes, NaN payloads).
 template <class T>
 HostArray<T> extreme_input(std::int64_t n, std::mt19937_64& rng) {
   HostArray<T> x(new T[n]);
@@ -167,8 +169,12 @@ HostArray<T> extreme_input(std::int64_t n, std::mt19937_64& rng) {
     } else if constexpr (std::is_integral<T>::value) {
       x[i] = T(int(r % 13) - 6);
     } else {
-      const float inf = std::numeric_limits<float>::infinity();
-      x[i] = T(r < 3 ? std::numeric_limits<float>::quiet_NaN() : r == 3 ? inf : r == 4 ? -inf : float(int(r % 13) - 6));
+      const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+      const std::uint32_t bits = static_cast<std::uint32_t>(rng());
+      float any;
+      std::memcpy(&any, &bits, sizeof any);
+      x[i] = T(r < 2 ? nan : r == 2 ? -nan : r == 3 ? inf : r == 4 ? -inf : r < 10 ? -0.0f : r < 14 ? any
+                                                                                   : float(int(r % 13) - 6));
     }
   }
   return x;
