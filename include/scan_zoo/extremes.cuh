@@ -217,12 +217,12 @@ struct LargerWord {
 // operators above: one word where the value ranks in 32 bits and the position fits 31, else the
 // pair.
 template <class T, class Position, class Op, bool Reverse, bool OneWord = sizeof(T) <= 4 && sizeof(Position) <= 4>
-struct ExtremeScan {
+struct ExtremeAccumulator {
   using Acc = ValueIndex<ComparedAs<T>, Position>;
   using Operator = Op;
 };
 template <class T, class Position, class Better, bool Reverse>
-struct ExtremeScan<T, Position, KeepsLaterOnTies<Better>, Reverse, true> {
+struct ExtremeAccumulator<T, Position, KeepsLaterOnTies<Better>, Reverse, true> {
   using Acc = RankedPosition<RankedAs<T>, Better, Reverse>;
   using Operator = LargerWord;
 };
@@ -233,11 +233,11 @@ cudaError_t running_extreme(const T* in, T* values, I* indices, const Shape& sha
   static_assert(std::is_integral<Position>::value && std::is_signed<Position>::value && std::is_integral<I>::value,
                 "scan_zoo: the indices are integers, and Position a signed integer type");
   if (shape.length > std::int64_t(std::numeric_limits<Position>::max())) return cudaErrorInvalidValue;
-  using Scan = ExtremeScan<T, Position, Op, Reverse>;
+  using Chosen = ExtremeAccumulator<T, Position, Op, Reverse>;
   using Out = Split<T, I>;
-  return scan_along<typename Scan::Acc, Reverse, Numbered<T>, LineTotals::Never>(
+  return scan_along<typename Chosen::Acc, Reverse, Numbered<T>, LineTotals::Never>(
       reinterpret_cast<const Numbered<T>*>(in), SplitPointer<T, I>{values, indices}, shape, ScanKind::Inclusive,
-      IdentityInFront{}, typename Scan::Operator{}, workspace, stream, Options<Out>{});
+      IdentityInFront{}, typename Chosen::Operator{}, workspace, stream, Options<Out>{});
 }
 
 }  // namespace detail
@@ -268,7 +268,7 @@ cudaError_t reverse_cummin(const T* in, T* values, I* indices, const Shape& shap
 // values of T and Position indices.
 template <class T, class Position = std::int64_t>
 std::size_t extremes_workspace_bytes(const Shape& shape) {
-  using Acc = typename detail::ExtremeScan<T, Position, MaxWithIndex, false>::Acc;  // the same size for all four
+  using Acc = typename detail::ExtremeAccumulator<T, Position, MaxWithIndex, false>::Acc;  // the same size for all four
   return workspace_bytes<Acc, T>(shape);
 }
 
