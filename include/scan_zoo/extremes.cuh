@@ -14,7 +14,7 @@
 //   cummin(...), reverse_cummax(...), reverse_cummin(...): the smallest; from each line's end
 //       (values[t] the extreme of in[t .. length - 1]).
 //   indices may be null: the values alone (numpy's maximum.accumulate, jax.lax.cummax), with the
-//   same rules and no index traffic.
+//   same rules, no index traffic and a smaller accumulator (below).
 // The rules, torch's (its CPU and CUDA kernels agree; the package's tests hold scan_zoo to them):
 // a tie goes to the later element (the larger index; reversed, the smaller); a NaN wins over
 // every number and a later NaN over an earlier one, so that from the first NaN on the values stay
@@ -34,7 +34,8 @@
 //     larger word (LargerWord), one unsigned compare; a NaN comes back as the default quiet NaN
 //     (its sign and payload are not kept), every number bit for bit, -0.0 included;
 //   - else the pair (value, index) (ValueIndex), with MaxWithIndex or MinWithIndex, which keep
-//     the later operand on a tie: not commutative, but associative.
+//     the later operand on a tie: not commutative, but associative;
+//   - for the values alone, the value (LaterUnlessBetter): a NaN comes back bit for bit.
 // The index is not read from memory: the kernels number each element as they load it
 // (detail/indexed_elements.cuh, Numbered), and write each result as its value and its index to
 // the two arrays (Split). The kernels are axis.cuh's row and column kernels (a 1-D array is one
@@ -227,12 +228,58 @@ struct ExtremeAccumulator<T, Position, KeepsLaterOnTies<Better>, Reverse, true> 
   using Operator = LargerWord;
 };
 
+// ---- The values alone: one value a result ----
+// With no indices to write, the accumulator is the value itself (ValueAs<T>: 4 bytes for every
+// type of at most 32 bits, against the word's 8) and the operator the same rule on values:
+// the later operand unless the earlier is better, or a NaN that the later is not. It picks the
+// latest of the best elements, as the pairs do, so the result is that element's value, bit for
+// bit (a NaN's sign and payload too, and a zero's sign). Its identity is the value below every
+// number (-inf for the maximum of a float, the type's lowest integer), which the later operand
+// of a tie beats, so it is an identity on both sides.
+template <class Better>
+struct LaterUnlessBetter {
+  template <class V>
+  __host__ __device__ V operator()(const V& earlier, const V& later) const {
+    const bool earlier_wins = Better{}(earlier, later) | ((earlier != earlier) & (later == later));
+    return earlier_wins ? earlier : later;
+  }
+  template <class V>
+  __host__ __device__ static V identity() {
+    using Limits = cuda::std::numeric_limits<V>;
+    constexpr bool kMax = std::is_same<Better, Greater>::value;
+    if constexpr (Limits::has_infinity) return kMax ? -Limits::infinity() : Limits::infinity();
+    else return kMax ? Limits::lowest() : Limits::max();
+  }
+};
+
+// The value as the accumulator holds it: as it compares (ComparedAs), widened to 32 bits (RankedAs)
+// where narrower: accumulators of one byte spilled hundreds of bytes in the column kernel and
+// in the rows of two columns (nvcc 13.0, -warn-spills).
+template <class T>
+using ValueAs = std::conditional_t<(sizeof(ComparedAs<T>) < 4), RankedAs<T>, ComparedAs<T>>;
+
+// The row kernel's blocks an SM for floats: 2. At 3 (80 registers) and at 4 ptxas spilled 8-16
+// bytes in four forms of the operator's NaN tests (nvcc 13.0); the integers keep the default.
+template <class Better>
+inline constexpr int kRowsBlocksPerSm<float, LaterUnlessBetter<Better>, false> = 2;
+
+template <class Op>
+struct ValuesOperator;
+template <class Better>
+struct ValuesOperator<KeepsLaterOnTies<Better>> {
+  using type = LaterUnlessBetter<Better>;
+};
+
 template <class Position, class Op, bool Reverse, class T, class I>
 cudaError_t running_extreme(const T* in, T* values, I* indices, const Shape& shape, Workspace& workspace,
                             cudaStream_t stream) {
   static_assert(std::is_integral<Position>::value && std::is_signed<Position>::value && std::is_integral<I>::value,
                 "scan_zoo: the indices are integers, and Position a signed integer type");
   if (shape.length > std::int64_t(std::numeric_limits<Position>::max())) return cudaErrorInvalidValue;
+  if (indices == nullptr)
+    return scan_along<ValueAs<T>, Reverse, T, LineTotals::Never>(
+        in, values, shape, ScanKind::Inclusive, IdentityInFront{}, typename ValuesOperator<Op>::type{}, workspace,
+        stream, Options<T>{});
   using Chosen = ExtremeAccumulator<T, Position, Op, Reverse>;
   using Out = Split<T, I>;
   return scan_along<typename Chosen::Acc, Reverse, Numbered<T>, LineTotals::Never>(
@@ -269,7 +316,9 @@ cudaError_t reverse_cummin(const T* in, T* values, I* indices, const Shape& shap
 template <class T, class Position = std::int64_t>
 std::size_t extremes_workspace_bytes(const Shape& shape) {
   using Acc = typename detail::ExtremeAccumulator<T, Position, MaxWithIndex, false>::Acc;  // the same size for all four
-  return workspace_bytes<Acc, T>(shape);
+  const std::size_t with_indices = workspace_bytes<Acc, T>(shape);
+  const std::size_t values_alone = workspace_bytes<detail::ValueAs<T>, T>(shape);
+  return with_indices > values_alone ? with_indices : values_alone;
 }
 
 }  // namespace scan_zoo

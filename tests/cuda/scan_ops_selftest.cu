@@ -13,8 +13,9 @@
 //              int32, int8 and bool (0 and 1), forward; then double and int64 with 32-bit
 //              positions (the Python package's 16-byte pairs), forward, after every other check
 //              (a double cummax of many tiles hung on the H200: bench/NOTES.md, "torch's scan
-//              ops: determinism"). Torch's rules: a tie goes to the later element, a NaN wins,
-//              and a later NaN over an earlier one.
+//              ops: determinism"). Each also with null indices (the values alone), its values
+//              bit for bit, NaNs included. Torch's rules: a tie goes to the later element, a
+//              NaN wins, and a later NaN over an earlier one.
 //   product    int64 products of {-2 .. 2} wrapped as torch's integers wrap, exactly; float
 //              products of +-1 with rare +-2 and +-0.5 (every partial product a power of two in
 //              range, so exact in any grouping).
@@ -120,40 +121,45 @@ void check_extremes(const char* type, const HostArray<T>& x, const scan_zoo::Sha
   DeviceArray<std::int64_t> d_indices(n);
   if (n > 0) CHECK_CUDA(cudaMemcpy(d_x.data, x.get(), n * sizeof(T), cudaMemcpyHostToDevice));
   for (const bool max : {true, false})
-    for (const bool reverse : {false, true}) {
-      if (reverse && !reverse_too) continue;
-      const std::string name = std::string("extremes ") + (reverse ? "reverse_" : "") + (max ? "cummax " : "cummin ") +
-                               type + (sizeof(Position) == 4 ? " int32 positions" : " int64 positions") +
-                               shape_name(s);
-      if (n > 0) {
-        CHECK_CUDA(cudaMemset(d_values.data, 0xA5, n * sizeof(T)));
-        CHECK_CUDA(cudaMemset(d_indices.data, 0xA5, n * sizeof(std::int64_t)));
+    for (const bool reverse : {false, true})
+      for (const bool values_alone : {false, true}) {
+        if (reverse && !reverse_too) continue;
+        const std::string name = std::string("extremes ") + (reverse ? "reverse_" : "") + (max ? "cummax " : "cummin ") +
+                                 type + (sizeof(Position) == 4 ? " int32 positions" : " int64 positions") +
+                                 (values_alone ? " values alone" : "") + shape_name(s);
+        std::int64_t* indices = values_alone ? nullptr : d_indices.data;
+        if (n > 0) {
+          CHECK_CUDA(cudaMemset(d_values.data, 0xA5, n * sizeof(T)));
+          CHECK_CUDA(cudaMemset(d_indices.data, 0xA5, n * sizeof(std::int64_t)));
+        }
+        using scan_zoo::Shape;
+        const cudaError_t error =
+            max ? (reverse ? scan_zoo::reverse_cummax<Position>(d_x.data, d_values.data, indices, s, workspace)
+                           : scan_zoo::cummax<Position>(d_x.data, d_values.data, indices, s, workspace))
+                : (reverse ? scan_zoo::reverse_cummin<Position>(d_x.data, d_values.data, indices, s, workspace)
+                           : scan_zoo::cummin<Position>(d_x.data, d_values.data, indices, s, workspace));
+        if (error != cudaSuccess) {
+          report(false, name, std::string("returned ") + cudaGetErrorString(error));
+          continue;
+        }
+        HostArray<T> got_values(new T[n]), want_values(new T[n]);
+        HostArray<std::int64_t> got_indices(new std::int64_t[n]), want_indices(new std::int64_t[n]);
+        if (n > 0) {
+          CHECK_CUDA(cudaMemcpy(got_values.get(), d_values.data, n * sizeof(T), cudaMemcpyDeviceToHost));
+          CHECK_CUDA(cudaMemcpy(got_indices.get(), d_indices.data, n * sizeof(std::int64_t), cudaMemcpyDeviceToHost));
+        }
+        reference_extremes(x.get(), s, max, reverse, want_values.get(), want_indices.get());
+        // With indices a NaN of 32 bits or fewer comes back as the default quiet NaN (extremes.cuh);
+        // the values alone keep its bits.
+        std::string why;
+        for (std::int64_t i = 0; i < n && why.empty(); ++i)
+          if (values_alone ? !same(got_values[i], want_values[i])
+                           : !same_value(got_values[i], want_values[i]) || got_indices[i] != want_indices[i])
+            why = "first wrong element at " + where(i, s) + ": (" + std::to_string(as_float(got_values[i])) + ", " +
+                  std::to_string(got_indices[i]) + "), want (" + std::to_string(as_float(want_values[i])) + ", " +
+                  std::to_string(want_indices[i]) + ")";
+        report(why.empty(), name, why);
       }
-      using scan_zoo::Shape;
-      const cudaError_t error =
-          max ? (reverse ? scan_zoo::reverse_cummax<Position>(d_x.data, d_values.data, d_indices.data, s, workspace)
-                         : scan_zoo::cummax<Position>(d_x.data, d_values.data, d_indices.data, s, workspace))
-              : (reverse ? scan_zoo::reverse_cummin<Position>(d_x.data, d_values.data, d_indices.data, s, workspace)
-                         : scan_zoo::cummin<Position>(d_x.data, d_values.data, d_indices.data, s, workspace));
-      if (error != cudaSuccess) {
-        report(false, name, std::string("returned ") + cudaGetErrorString(error));
-        continue;
-      }
-      HostArray<T> got_values(new T[n]), want_values(new T[n]);
-      HostArray<std::int64_t> got_indices(new std::int64_t[n]), want_indices(new std::int64_t[n]);
-      if (n > 0) {
-        CHECK_CUDA(cudaMemcpy(got_values.get(), d_values.data, n * sizeof(T), cudaMemcpyDeviceToHost));
-        CHECK_CUDA(cudaMemcpy(got_indices.get(), d_indices.data, n * sizeof(std::int64_t), cudaMemcpyDeviceToHost));
-      }
-      reference_extremes(x.get(), s, max, reverse, want_values.get(), want_indices.get());
-      std::string why;
-      for (std::int64_t i = 0; i < n && why.empty(); ++i)
-        if (!same_value(got_values[i], want_values[i]) || got_indices[i] != want_indices[i])
-          why = "first wrong element at " + where(i, s) + ": (" + std::to_string(as_float(got_values[i])) + ", " +
-                std::to_string(got_indices[i]) + "), want (" + std::to_string(as_float(want_values[i])) + ", " +
-                std::to_string(want_indices[i]) + ")";
-      report(why.empty(), name, why);
-    }
 }
 
 // Small integers, so that ties are common (bool: 0 and 1); for floats a NaN (of either sign) or

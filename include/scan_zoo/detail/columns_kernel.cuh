@@ -789,15 +789,17 @@ struct ColumnsScan {
     return count;
   }();
   // A zipped input (zip.cuh) counts as its wider array, a split output (indexed_elements.cuh) as
-  // its values, and each of their arrays must be aligned. A numbered input's lane holds at most 16
-  // bytes of accumulators (pairs of a value and an index: at a vector of int8's 16 columns, pairs
-  // of 8 bytes spilled 2 KB).
+  // its wider array too, and each of their arrays must be aligned. A scan whose accumulator is
+  // wider than its element (a numbered input's pairs or words, 16-bit floats summed in float,
+  // int8 in int32) holds at most 16 bytes of accumulators a lane: at a vector of int8's 16
+  // columns, pairs of 8 bytes spilled 2 KB, and int32 sums of int8 260-290 bytes; bfloat16
+  // summed in float spilled 4 at 8 columns (nvcc 13.0).
   template <class In, class Out, class Acc>
   static constexpr int kVector = [] {
     constexpr int widest = kVectorOf<typename VectorUnit<In>::type> < kVectorOf<typename VectorUnit<Out>::type>
                                ? kVectorOf<typename VectorUnit<In>::type>
                                : kVectorOf<typename VectorUnit<Out>::type>;
-    return kNumbered<In> && widest > kVectorOf<Acc> ? kVectorOf<Acc> : widest;
+    return sizeof(Acc) > sizeof(In) && widest > kVectorOf<Acc> ? kVectorOf<Acc> : widest;
   }();
 
   template <class In, class Out, class Acc>

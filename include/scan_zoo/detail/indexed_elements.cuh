@@ -83,11 +83,15 @@ struct OutputPointer<Split<T, I>> {
   using type = SplitPointer<T, I>;
 };
 
-// A split output's stores go by vectors of as many values as its loads (the value array sets the
-// width; the wider index array takes two 16-byte accesses where the values take one).
+// A split output's stores go by vectors of as many items in both arrays, counted in the wider
+// array (as a zip's loads are): 16 bytes of int64 indices a store, 8 of float values. Counted in
+// the values, each thread's 16-byte vector of four floats took two 16-byte index stores 16 bytes
+// apart, so a warp's store instruction wrote half of every 32-byte sector it touched, and that
+// alone cost 1.26-1.35x on a copy of cummax's bytes (bench/NOTES.md, "torch's scan ops: cummax
+// in one word").
 template <class T, class I>
 struct VectorUnit<Split<T, I>> {
-  using type = T;
+  using type = typename std::conditional<(sizeof(T) >= sizeof(I)), T, I>::type;
 };
 
 }  // namespace scan_zoo::detail

@@ -176,8 +176,8 @@ struct RegisterTile {
   }();
   // A scan that reads one type and writes another moves both in vectors of as many elements:
   // 16 bytes of the wider type, fewer of the narrower (bf16 in, float out: 8-byte loads and
-  // 16-byte stores). A zipped input counts as its wider array, a split output as its values
-  // (zip.cuh, VectorUnit).
+  // 16-byte stores). A zipped input and a split output count as their wider arrays (zip.cuh,
+  // VectorUnit).
   template <class In, class Out>
   static constexpr int kVectorOfBoth = kVector<typename VectorUnit<In>::type> < kVector<typename VectorUnit<Out>::type>
                                            ? kVector<typename VectorUnit<In>::type>

@@ -41,8 +41,8 @@ struct InputPointer<Zip<A, B>> {
 };
 
 // The element type a vector access counts in: the element itself, the wider of a zip's two
-// arrays (each array goes by vectors of its own type, as many elements per vector for both), or
-// a split output's values (indexed_elements.cuh).
+// arrays (each array goes by vectors of its own type, as many elements per vector for both), as
+// for a split output's two (indexed_elements.cuh).
 template <class In>
 struct VectorUnit {
   using type = In;
