@@ -229,39 +229,52 @@ struct ExtremeAccumulator<T, Position, KeepsLaterOnTies<Better>, Reverse, true> 
 };
 
 // ---- The values alone: one value a result ----
-// With no indices to write, the accumulator is the value itself (ValueAs<T>: 4 bytes for every
+// With no indices to write, the accumulator is the value itself (LatestValue: 4 bytes for every
 // type of at most 32 bits, against the word's 8) and the operator the same rule on values:
 // the later operand unless the earlier is better, or a NaN that the later is not. It picks the
 // latest of the best elements, as the pairs do, so the result is that element's value, bit for
 // bit (a NaN's sign and payload too, and a zero's sign). Its identity is the value below every
 // number (-inf for the maximum of a float, the type's lowest integer), which the later operand
 // of a tie beats, so it is an identity on both sides.
-template <class Better>
-struct LaterUnlessBetter {
-  template <class V>
-  __host__ __device__ V operator()(const V& earlier, const V& later) const {
-    const bool earlier_wins = Better{}(earlier, later) | ((earlier != earlier) & (later == later));
-    return earlier_wins ? earlier : later;
-  }
-  template <class V>
-  __host__ __device__ static V identity() {
-    using Limits = cuda::std::numeric_limits<V>;
-    constexpr bool kMax = std::is_same<Better, Greater>::value;
-    if constexpr (Limits::has_infinity) return kMax ? -Limits::infinity() : Limits::infinity();
-    else return kMax ? Limits::lowest() : Limits::max();
-  }
-};
-
-// The value as the accumulator holds it: as it compares (ComparedAs), widened to 32 bits (RankedAs)
-// where narrower: accumulators of one byte spilled hundreds of bytes in the column kernel and
-// in the rows of two columns (nvcc 13.0, -warn-spills).
+// The value is held as it compares (ComparedAs), widened to 32 bits (RankedAs) where narrower
+// (accumulators of one byte spilled hundreds of bytes in the column kernel and in the rows of two
+// columns), in a type of its own: on a plain float the row kernel spilled 8-16 bytes at 3 and at
+// 4 blocks an SM in four forms of the operator's NaN tests, and at 2 blocks it ran 1.2x slower
+// than at 3 (nvcc 13.0; bench/NOTES.md, "torch's scan ops: split stores, the values alone").
 template <class T>
 using ValueAs = std::conditional_t<(sizeof(ComparedAs<T>) < 4), RankedAs<T>, ComparedAs<T>>;
 
-// The row kernel's blocks an SM for floats: 2. At 3 (80 registers) and at 4 ptxas spilled 8-16
-// bytes in four forms of the operator's NaN tests (nvcc 13.0); the integers keep the default.
+template <class V>
+struct LatestValue {
+  V value;
+  LatestValue() = default;
+  __host__ __device__ constexpr explicit LatestValue(V v, std::true_type) : value(v) {}
+  // An element as loaded, and a result as stored.
+  template <class U>
+  __host__ __device__ explicit LatestValue(const U& element) : value(static_cast<V>(element)) {}
+  template <class U>
+  __host__ __device__ explicit operator U() const {
+    return static_cast<U>(value);
+  }
+};
+
 template <class Better>
-inline constexpr int kRowsBlocksPerSm<float, LaterUnlessBetter<Better>, false> = 2;
+struct LaterUnlessBetter {
+  template <class V>
+  __host__ __device__ LatestValue<V> operator()(const LatestValue<V>& earlier, const LatestValue<V>& later) const {
+    const V e = earlier.value, l = later.value;
+    const bool earlier_wins = Better{}(e, l) | ((e != e) & (l == l));
+    return earlier_wins ? earlier : later;
+  }
+  template <class P>
+  __host__ __device__ static P identity() {
+    using V = decltype(P::value);
+    using Limits = cuda::std::numeric_limits<V>;
+    constexpr bool kMax = std::is_same<Better, Greater>::value;
+    if constexpr (Limits::has_infinity) return P(kMax ? -Limits::infinity() : Limits::infinity(), std::true_type{});
+    else return P(kMax ? Limits::lowest() : Limits::max(), std::true_type{});
+  }
+};
 
 template <class Op>
 struct ValuesOperator;
@@ -277,7 +290,7 @@ cudaError_t running_extreme(const T* in, T* values, I* indices, const Shape& sha
                 "scan_zoo: the indices are integers, and Position a signed integer type");
   if (shape.length > std::int64_t(std::numeric_limits<Position>::max())) return cudaErrorInvalidValue;
   if (indices == nullptr)
-    return scan_along<ValueAs<T>, Reverse, T, LineTotals::Never>(
+    return scan_along<LatestValue<ValueAs<T>>, Reverse, T, LineTotals::Never>(
         in, values, shape, ScanKind::Inclusive, IdentityInFront{}, typename ValuesOperator<Op>::type{}, workspace,
         stream, Options<T>{});
   using Chosen = ExtremeAccumulator<T, Position, Op, Reverse>;
@@ -317,7 +330,7 @@ template <class T, class Position = std::int64_t>
 std::size_t extremes_workspace_bytes(const Shape& shape) {
   using Acc = typename detail::ExtremeAccumulator<T, Position, MaxWithIndex, false>::Acc;  // the same size for all four
   const std::size_t with_indices = workspace_bytes<Acc, T>(shape);
-  const std::size_t values_alone = workspace_bytes<detail::ValueAs<T>, T>(shape);
+  const std::size_t values_alone = workspace_bytes<detail::LatestValue<detail::ValueAs<T>>, T>(shape);
   return with_indices > values_alone ? with_indices : values_alone;
 }
 

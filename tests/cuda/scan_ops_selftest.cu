@@ -153,11 +153,13 @@ void check_extremes(const char* type, const HostArray<T>& x, const scan_zoo::Sha
         // the values alone keep its bits.
         std::string why;
         for (std::int64_t i = 0; i < n && why.empty(); ++i)
-          if (values_alone ? !same(got_values[i], want_values[i])
+          if (values_alone ? std::memcmp(&got_values[i], &want_values[i], sizeof(T)) != 0
                            : !same_value(got_values[i], want_values[i]) || got_indices[i] != want_indices[i])
-            why = "first wrong element at " + where(i, s) + ": (" + std::to_string(as_float(got_values[i])) + ", " +
-                  std::to_string(got_indices[i]) + "), want (" + std::to_string(as_float(want_values[i])) + ", " +
-                  std::to_string(want_indices[i]) + ")";
+            why = "first wrong element at " + where(i, s) + ": " +
+                (values_alone ? hex_bytes(got_values[i]) + ", want " + hex_bytes(want_values[i])
+                              : "(" + std::to_string(as_float(got_values[i])) + ", " + std::to_string(got_indices[i]) +
+                                    "), want (" + std::to_string(as_float(want_values[i])) + ", " +
+                                    std::to_string(want_indices[i]) + ")");
         report(why.empty(), name, why);
       }
 }
