@@ -240,7 +240,8 @@ struct ExtremeAccumulator<T, Position, KeepsLaterOnTies<Better>, Reverse, true> 
 // (accumulators of one byte spilled hundreds of bytes in the column kernel and in the rows of two
 // columns), in a type of its own: on a plain float the row kernel spilled 8-16 bytes at 3 and at
 // 4 blocks an SM in four forms of the operator's NaN tests, and at 2 blocks it ran 1.2x slower
-// than at 3 (nvcc 13.0; bench/NOTES.md, "torch's scan ops: split stores, the values alone").
+// than at 3 (nvcc 13.0; bench/NOTES.md, "torch's scan ops: split stores, the values alone,
+// widening columns").
 template <class T>
 using ValueAs = std::conditional_t<(sizeof(ComparedAs<T>) < 4), RankedAs<T>, ComparedAs<T>>;
 

@@ -793,7 +793,8 @@ struct ColumnsScan {
   // wider than its element (a numbered input's pairs or words, 16-bit floats summed in float,
   // int8 in int32) holds at most 16 bytes of accumulators a lane: at a vector of int8's 16
   // columns, pairs of 8 bytes spilled 2 KB, and int32 sums of int8 260-290 bytes; bfloat16
-  // summed in float spilled 4 at 8 columns (nvcc 13.0).
+  // summed in float spilled 4 at 8 columns (nvcc 13.0), and capped it runs 1.3-1.8x faster
+  // (bench/NOTES.md, "torch's scan ops: split stores, the values alone, widening columns").
   template <class In, class Out, class Acc>
   static constexpr int kVector = [] {
     constexpr int widest = kVectorOf<typename VectorUnit<In>::type> < kVectorOf<typename VectorUnit<Out>::type>
