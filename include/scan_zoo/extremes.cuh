@@ -249,7 +249,6 @@ template <class V>
 struct LatestValue {
   V value;
   LatestValue() = default;
-  __host__ __device__ constexpr explicit LatestValue(V v, std::true_type) : value(v) {}
   // An element as loaded, and a result as stored.
   template <class U>
   __host__ __device__ explicit LatestValue(const U& element) : value(static_cast<V>(element)) {}
@@ -272,8 +271,8 @@ struct LaterUnlessBetter {
     using V = decltype(P::value);
     using Limits = cuda::std::numeric_limits<V>;
     constexpr bool kMax = std::is_same<Better, Greater>::value;
-    if constexpr (Limits::has_infinity) return P(kMax ? -Limits::infinity() : Limits::infinity(), std::true_type{});
-    else return P(kMax ? Limits::lowest() : Limits::max(), std::true_type{});
+    if constexpr (Limits::has_infinity) return P(kMax ? -Limits::infinity() : Limits::infinity());
+    else return P(kMax ? Limits::lowest() : Limits::max());
   }
 };
 
