@@ -276,6 +276,10 @@ struct LaterUnlessBetter {
   }
 };
 
+// The values alone of T scan this (running_extreme, and extremes_workspace_bytes, which must agree).
+template <class T>
+using ValuesAccumulator = LatestValue<ValueAs<T>>;
+
 template <class Op>
 struct ValuesOperator;
 template <class Better>
@@ -290,7 +294,7 @@ cudaError_t running_extreme(const T* in, T* values, I* indices, const Shape& sha
                 "scan_zoo: the indices are integers, and Position a signed integer type");
   if (shape.length > std::int64_t(std::numeric_limits<Position>::max())) return cudaErrorInvalidValue;
   if (indices == nullptr)
-    return scan_along<LatestValue<ValueAs<T>>, Reverse, T, LineTotals::Never>(
+    return scan_along<ValuesAccumulator<T>, Reverse, T, LineTotals::Never>(
         in, values, shape, ScanKind::Inclusive, IdentityInFront{}, typename ValuesOperator<Op>::type{}, workspace,
         stream, Options<T>{});
   using Chosen = ExtremeAccumulator<T, Position, Op, Reverse>;
@@ -330,7 +334,7 @@ template <class T, class Position = std::int64_t>
 std::size_t extremes_workspace_bytes(const Shape& shape) {
   using Acc = typename detail::ExtremeAccumulator<T, Position, MaxWithIndex, false>::Acc;  // the same size for all four
   const std::size_t with_indices = workspace_bytes<Acc, T>(shape);
-  const std::size_t values_alone = workspace_bytes<detail::LatestValue<detail::ValueAs<T>>, T>(shape);
+  const std::size_t values_alone = workspace_bytes<detail::ValuesAccumulator<T>, T>(shape);
   return with_indices > values_alone ? with_indices : values_alone;
 }
 
