@@ -103,7 +103,9 @@ endif
 # of CI's 2-core build), and the fixtures of tests/test_gpu.py and tests/test_multi_gpu.py.
 # test-programs builds them where a GPU is visible (nvidia-smi), where their tests run;
 # GPU_TESTS=1 builds them anyway (to see that they compile), GPU_TESTS=0 leaves them out.
-GPU_ONLY_TEST_PROGRAMS := build/tests/api_selftest build/tests/api_forms_selftest build/tests/copy_posing_as_scan \
+# The forms' self-test is five programs (tests/cuda/api_forms.cuh says why), built side by side.
+API_FORMS_SELFTESTS := $(patsubst tests/cuda/%.cu,build/tests/%,$(wildcard tests/cuda/api_forms_*_selftest.cu))
+GPU_ONLY_TEST_PROGRAMS := build/tests/api_selftest $(API_FORMS_SELFTESTS) build/tests/copy_posing_as_scan \
   build/tests/noisy_copy build/tests/multi_gpu_skips_last_element build/tests/scan_ops_selftest \
   build/tests/axis_selftest build/tests/recurrence_selftest build/tests/segmented_selftest
 ifndef GPU_TESTS
@@ -202,9 +204,9 @@ build/tests/%: tests/cuda/%.cu $(wildcard tests/cuda/*.cuh) $(DEPENDS) | build/t
 # float32 kernels, in bin/, stay spill-checked). The axis self-test's 16-bit affine maps (a
 # multiply-add per operand) spill 4-16 bytes in the row kernel's 256 x 32 tiles at its 3 blocks an
 # SM: a cost of that operator, as a user's costly operator would pay it.
-build/tests/api_selftest build/tests/api_forms_selftest build/tests/axis_selftest: private SPILL_CHECK :=
-# The forms' self-test scans with an extended __device__ lambda.
-build/tests/api_forms_selftest: private NVCCFLAGS += --extended-lambda
+build/tests/api_selftest $(API_FORMS_SELFTESTS) build/tests/axis_selftest: private SPILL_CHECK :=
+# The operators' self-test scans with an extended __device__ lambda.
+build/tests/api_forms_operators_selftest: private NVCCFLAGS += --extended-lambda
 
 # The library's examples (examples/*.cu): user programs, built against include/ only.
 build/examples/%: examples/%.cu $(DEPENDS) | build/examples

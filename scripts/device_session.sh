@@ -150,8 +150,10 @@ print(plots.fastest(rows, [v for v in ok["variant"].unique() if v not in plots.R
                      echo "# git_commit: ${SCAN_ZOO_COMMIT:-unknown}"; echo "# date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"; }
           { header "build/tests/api_selftest (every shipped configuration x type x operator)"
             timeout 240 build/tests/api_selftest; } >"$dir/configs/api_selftest.txt" 2>&1 || status=$?
-          { header "build/tests/api_forms_selftest (mixed types, operators, forms, deterministic scans)"
-            timeout 240 build/tests/api_forms_selftest; } >"$dir/configs/api_forms_selftest.txt" 2>&1 || status=$?
+          for forms in build/tests/api_forms_*_selftest; do
+            { header "$forms (the 1-D scan's forms: types, operators, reverse and configurations, deterministic scans)"
+              timeout 240 "$forms"; } >"$dir/configs/$(basename "$forms").txt" 2>&1 || status=$?
+          done
           { header "build/probes/determinism"; timeout 240 build/probes/determinism 2^24,2^28; } \
             >"$dir/determinism/timing.txt" 2>"$out/determinism.log" || status=$?
           { header "build/probes/mixed_types"; timeout 240 build/probes/mixed_types; } \

@@ -1,7 +1,7 @@
 """The library API (include/scan_zoo/scan.cuh): its self-test against a CPU reference and CUB
 (tests/cuda/api_selftest.cu: every type, a non-commutative operator, in place, exclusive with an
 initial value, two streams, reuse, failures, epoch wrap-around, an unzeroed workspace, 2^32 + 3
-elements); the forms' self-test (tests/cuda/api_forms_selftest.cu: mixed types, stateful
+elements); the forms' self-test (tests/cuda/api_forms_*_selftest.cu: mixed types, stateful
 operators and lambdas, reverse scans, initial values, totals, forced configurations,
 deterministic scans); the scans along an axis (include/scan_zoo/axis.cuh,
 tests/cuda/axis_selftest.cu), the linear recurrence (include/scan_zoo/linear_recurrence.cuh,
@@ -32,19 +32,37 @@ def test_api_selftest(gpu, seed):
     assert len(configs) == 16 * 20, f"{len(configs)} configuration lines passed\n{context}"
 
 
-def test_api_forms_selftest(gpu, seed):
-    """Mixed types, operators with state and lambdas, reverse scans, initial values (inclusive, in
-    device memory), totals, forced configurations in workspace_bytes of caller memory, and the
-    deterministic scans in every configuration and repeated bit for bit
-    (tests/cuda/api_forms_selftest.cu)."""
-    result = run([TEST_BIN / "api_forms_selftest", "--seed", seed], timeout=900)
+# The forms' self-test, in five programs that compile side by side (tests/cuda/api_forms.cuh):
+# each program's checks, and how many must pass.
+FORMS_SIZES = 8
+FORMS_CONFIGS = 16
+FORMS_SELFTESTS = {
+    # six calls per size (uint8 -> int64 CSR offsets, bf16 -> float, bf16 -> bf16, half -> float
+    # max, float in a double accumulator, int32 -> int64), then the two refusals
+    "api_forms_types_selftest": FORMS_SIZES * 6 + 2,
+    # per size: the modular sum in two forms, the lambda, the band in two
+    "api_forms_operators_selftest": FORMS_SIZES * 5,
+    # per size: the value with holes in two forms
+    "api_forms_holes_selftest": FORMS_SIZES * 2,
+    # per size: 4 forms x in place or not x (mat2x2, int32), 3 forms with the initial value in
+    # device memory; then every configuration at 4 sizes
+    "api_forms_reverse_selftest": FORMS_SIZES * 8 * 2 + FORMS_SIZES * 3 + FORMS_CONFIGS * 4,
+    # 3 sizes x 4 types in every configuration; the repeats
+    "api_forms_deterministic_selftest": FORMS_CONFIGS * 3 * 4 + 1,
+}
+
+
+@pytest.mark.parametrize("program", sorted(FORMS_SELFTESTS))
+def test_api_forms_selftest(gpu, seed, program):
+    """Mixed types and the refusals; operators with state and lambdas; a value with holes; reverse
+    scans, initial values (inclusive, in device memory), totals and forced configurations in
+    workspace_bytes of caller memory; the deterministic scans in every configuration and repeated
+    bit for bit (tests/cuda/api_forms_*_selftest.cu)."""
+    result = run([TEST_BIN / program, "--seed", seed], timeout=900)
     context = f"seed {seed}\n{result.stdout[-4000:]}\n{result.stderr[-2000:]}"
-    assert result.returncode == 0 and "api_forms_selftest: 0 failed" in result.stdout, context
+    assert result.returncode == 0 and f"{program}: 0 failed" in result.stdout, context
     passed = re.findall(r"^PASS ", result.stdout, re.M)
-    sizes = 8
-    configs = 16
-    deterministic = configs * 3 * 4 + 1  # 3 sizes x 4 types in every configuration; the repeats
-    expected = sizes * 6 + sizes * 7 + sizes * 8 * 2 + sizes * 3 + configs * 4 + deterministic + 2
+    expected = FORMS_SELFTESTS[program]
     assert len(passed) == expected, f"{len(passed)} checks passed, {expected} expected\n{context}"
 
 

@@ -1,7 +1,8 @@
 // matrix_product.cuh -- the library self-tests' check of operand order (api_selftest.cu,
-// api_forms_selftest.cu): 2x2 matrices of 32-bit unsigned integers (arithmetic mod 2^32, so every
-// product is exact) under their product, associative but not commutative. A scan that swapped
-// its operands anywhere would give other matrices.
+// api_forms_reverse_selftest.cu, api_forms_deterministic_selftest.cu): 2x2 matrices of 32-bit
+// unsigned integers (arithmetic mod 2^32, so every product is exact) under their product,
+// associative but not commutative. A scan that swapped its operands anywhere would give other
+// matrices.
 #pragma once
 
 #include <cstdint>

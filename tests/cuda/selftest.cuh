@@ -1,5 +1,5 @@
-// selftest.cuh -- what the library's self-tests of forms share (api_forms_selftest.cu,
-// axis_selftest.cu): the PASS / FAIL lines and their count, a CUDA call that must succeed, exact
+// selftest.cuh -- what the library's self-tests of forms share (api_forms.cuh and its five
+// api_forms_*_selftest.cu, axis_selftest.cu): the PASS / FAIL lines and their count, a CUDA call that must succeed, exact
 // equality of any element type, the CPU reference of every form of scan, the library call of
 // every form (1-D or along an axis), an initial value written by a kernel, device arrays, and
 // generated inputs.
