@@ -151,7 +151,7 @@ print(plots.fastest(rows, [v for v in ok["variant"].unique() if v not in plots.R
           { header "build/tests/api_selftest (every shipped configuration x type x operator)"
             timeout 240 build/tests/api_selftest; } >"$dir/configs/api_selftest.txt" 2>&1 || status=$?
           for forms in build/tests/api_forms_*_selftest; do
-            { header "$forms (the 1-D scan's forms: types, operators, reverse and configurations, deterministic scans)"
+            { header "$forms (one of the five self-tests of the 1-D scan's forms)"
               timeout 240 "$forms"; } >"$dir/configs/$(basename "$forms").txt" 2>&1 || status=$?
           done
           { header "build/probes/determinism"; timeout 240 build/probes/determinism 2^24,2^28; } \
