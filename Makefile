@@ -103,10 +103,12 @@ endif
 # of CI's 2-core build), and the fixtures of tests/test_gpu.py and tests/test_multi_gpu.py.
 # test-programs builds them where a GPU is visible (nvidia-smi), where their tests run;
 # GPU_TESTS=1 builds them anyway (to see that they compile), GPU_TESTS=0 leaves them out.
-# The forms' self-test is five programs (tests/cuda/api_forms.cuh says why), built side by side.
+# The forms' self-test is five programs and the scan ops' four (tests/cuda/api_forms.cuh and
+# scan_ops.cuh say why), built side by side.
 API_FORMS_SELFTESTS := $(patsubst tests/cuda/%.cu,build/tests/%,$(wildcard tests/cuda/api_forms_*_selftest.cu))
-GPU_ONLY_TEST_PROGRAMS := build/tests/api_selftest $(API_FORMS_SELFTESTS) build/tests/copy_posing_as_scan \
-  build/tests/noisy_copy build/tests/multi_gpu_skips_last_element build/tests/scan_ops_selftest \
+SCAN_OPS_SELFTESTS := $(patsubst tests/cuda/%.cu,build/tests/%,$(wildcard tests/cuda/scan_ops_*_selftest.cu))
+GPU_ONLY_TEST_PROGRAMS := build/tests/api_selftest $(API_FORMS_SELFTESTS) $(SCAN_OPS_SELFTESTS) \
+  build/tests/copy_posing_as_scan build/tests/noisy_copy build/tests/multi_gpu_skips_last_element \
   build/tests/axis_selftest build/tests/recurrence_selftest build/tests/segmented_selftest
 ifndef GPU_TESTS
 GPU_TESTS := $(shell nvidia-smi -L 2>/dev/null | grep -q '^GPU' && echo 1 || echo 0)
@@ -207,6 +209,11 @@ build/tests/%: tests/cuda/%.cu $(wildcard tests/cuda/*.cuh) $(DEPENDS) | build/t
 build/tests/api_selftest $(API_FORMS_SELFTESTS) build/tests/axis_selftest: private SPILL_CHECK :=
 # The operators' self-test scans with an extended __device__ lambda.
 build/tests/api_forms_operators_selftest: private NVCCFLAGS += --extended-lambda
+# The GPU-only test programs compile over every core (nvcc --split-compile=0 splits its front and
+# back ends by function): where they are built, on a GPU machine, the build used to end with the
+# longest of them compiling alone, one core each, for minutes (bench/NOTES.md, "The scan ops'
+# self-test in four programs").
+$(GPU_ONLY_TEST_PROGRAMS): private NVCCFLAGS += --split-compile=0
 
 # The library's examples (examples/*.cu): user programs, built against include/ only.
 build/examples/%: examples/%.cu $(DEPENDS) | build/examples

@@ -87,20 +87,37 @@ def test_axis_selftest(gpu, seed):
     assert len(passed) == expected, f"{len(passed)} checks passed, {expected} expected\n{context}"
 
 
-def test_scan_ops_selftest(gpu, seed):
-    """The scans torch has beside the sum (tests/cuda/scan_ops_selftest.cu): cummax and cummin with
-    indices (include/scan_zoo/extremes.cuh) over 14 shapes (rows, 1-D, columns, a middle axis),
-    torch's tie and NaN rules, float (forward and reverse, 32- and 64-bit positions), bf16,
-    int32, int8 and bool, then int64 and double with 32-bit positions; products (int64 wrapping, float exact) and logcumsumexp (float on plain
-    values and on LogSumExp<float> accumulators, each without and with +inf and NaN, against a
-    double loop; complex on LogSumExp<Complex<float>> against a complex<double> one, modulo 2 pi);
-    and the refusals."""
-    result = run([TEST_BIN / "scan_ops_selftest", "--seed", seed], timeout=900)
+SCAN_OPS_SHAPES = 14  # rows, 1-D, columns and a middle axis (tests/cuda/scan_ops.cuh)
+SCAN_OPS_SELFTESTS = {
+    # per shape: cummax and cummin with and without indices, of float forward and reverse, then of
+    # bf16, int32, int8 and bool forward; then the two refusals
+    "scan_ops_extremes_selftest": SCAN_OPS_SHAPES * (2 * 2 * 2 + 4 * 2 * 2) + 2,
+    # per shape: cummax and cummin with and without indices, forward, of float with 64-bit
+    # positions and of int64 and double with 32-bit ones
+    "scan_ops_wide_extremes_selftest": SCAN_OPS_SHAPES * 3 * 2 * 2,
+    # per shape: the int64 and the float product
+    "scan_ops_products_selftest": SCAN_OPS_SHAPES * 2,
+    # per shape: float on plain values and on LogSumExp<float>, each without and with +inf and
+    # NaN; complex on LogSumExp<Complex<float>>
+    "scan_ops_logsumexp_selftest": SCAN_OPS_SHAPES * (2 * 2 + 1),
+}
+
+
+@pytest.mark.parametrize("program", sorted(SCAN_OPS_SELFTESTS))
+def test_scan_ops_selftest(gpu, seed, program):
+    """The scans torch has beside the sum (tests/cuda/scan_ops_*_selftest.cu), over 14 shapes
+    (rows, 1-D, columns, a middle axis): cummax and cummin with indices and without
+    (include/scan_zoo/extremes.cuh) under torch's tie and NaN rules, of float (forward and
+    reverse), bf16, int32, int8 and bool with 32-bit positions, and of the 16-byte pairs (float
+    with 64-bit positions, int64 and double with 32-bit ones), with the refusals; products (int64
+    wrapping, float exact); and logcumsumexp (float on plain values and on LogSumExp<float>
+    accumulators, each without and with +inf and NaN, against a double loop; complex on
+    LogSumExp<Complex<float>> against a complex<double> one, modulo 2 pi)."""
+    result = run([TEST_BIN / program, "--seed", seed], timeout=900)
     context = f"seed {seed}\n{result.stdout[-4000:]}\n{result.stderr[-2000:]}"
-    assert result.returncode == 0 and "scan_ops_selftest: 0 failed" in result.stdout, context
+    assert result.returncode == 0 and f"{program}: 0 failed" in result.stdout, context
     passed = re.findall(r"^PASS ", result.stdout, re.M)
-    shapes, extremes, products, logsumexps, refusals = 14, 4 + 2 * 7, 2, 2 * 2 + 1, 2
-    expected = shapes * (extremes + products + logsumexps) + refusals
+    expected = SCAN_OPS_SELFTESTS[program]
     assert len(passed) == expected, f"{len(passed)} checks passed, {expected} expected\n{context}"
 
 

@@ -1,6 +1,7 @@
-// selftest.cuh -- what the library's self-tests of forms share (api_forms.cuh and its five
-// api_forms_*_selftest.cu, axis_selftest.cu): the PASS / FAIL lines and their count, a CUDA call that must succeed, exact
-// equality of any element type, the CPU reference of every form of scan, the library call of
+// selftest.cuh -- what the library's self-tests share (api_selftest.cu, api_forms.cuh and its
+// five api_forms_*_selftest.cu, axis_selftest.cu, recurrence_selftest.cu, segmented_selftest.cu,
+// scan_ops.cuh and its four scan_ops_*_selftest.cu): the PASS / FAIL lines and their count, a
+// CUDA call that must succeed, exact equality of any element type, the CPU reference of every form of scan, the library call of
 // every form (1-D or along an axis), an initial value written by a kernel, device arrays, and
 // generated inputs.
 #pragma once
