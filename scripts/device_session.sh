@@ -4,9 +4,12 @@
 # The full test suite with the GPU tests executed, the sanitizers, a benchmark sweep. Logs and
 # results go to $OUT (or ./device_out when $OUT is unset). Steps are bounded so the whole call fits
 # in ten minutes (BUILD_LIMIT, TEST_LIMIT, STRESS_LIMIT, SANITIZE_LIMIT, BENCH_LIMIT, TUNE_LIMIT:
-# seconds per step; TESTS: the pytest arguments of the test step, to split the suite over calls,
-# e.g. TESTS="tests --ignore=tests/test_gpu.py", then TESTS="tests/test_gpu.py"; with the GPU tests
-# the suite takes longer than one call on an H100: run it in parts on a machine kept warm).
+# seconds per step; TESTS: the pytest arguments of the test step, to split the suite over calls;
+# with the GPU tests the suite takes longer than one call: run it in parts on a machine kept warm,
+# each call issued as the last ends (a machine goes cold 30 s after a call), e.g.
+#   BUILD_LIMIT=480 TEST_LIMIT=90 TESTS=tests/test_api.py scripts/device_session.sh build test
+#   TESTS="tests --ignore=tests/test_api.py --ignore=<each package file>" scripts/device_session.sh test
+#   TESTS="<the package's files: tests/test_{python,torch_switch,cupy_rules,jax_rules,frameworks}.py>" ... test
 #   SCAN_ZOO_COMMIT=<sha> scripts/device_session.sh [steps...]
 #   One device call may run 10 minutes: with the whole zoo, split the steps over calls, e.g.
 #   "build test sanitize", then "build stress", then BENCH_PART=1/3 "build bench", 2/3, and 3/3
@@ -46,9 +49,21 @@ for step in "${steps[@]}"; do
   begin=$SECONDS
   case $step in
     # The newer CCCL's headers come from a wheel carried in .whl/ (scripts/cccl_new.sh): the GPU
-    # machine reaches no package index.
-    build) { make cccl-new-if-reachable && timeout ${BUILD_LIMIT:-420} make -j"$(nproc)" all test-programs; } \
-             >"$out/build.log" 2>&1
+    # machine reaches no package index. Everything `make test` builds first, so that the test
+    # step that follows compiles nothing: the zoo, its test programs and examples, and beside
+    # them the Python package (half the cores; BUILD_PACKAGE=0 leaves it out): on a fresh H200
+    # either takes minutes, and together they fit one call (bench/NOTES.md, "The scan ops'
+    # self-test in four programs").
+    build) ( make cccl-new-if-reachable || exit 1
+             package=
+             if [ "${BUILD_PACKAGE:-1}" = 1 ]; then
+               CMAKE_BUILD_PARALLEL_LEVEL=$(( $(nproc) / 2 )) timeout ${BUILD_LIMIT:-420} make python-package \
+                 >"$out/package_build.log" 2>&1 &
+               package=$!
+             fi
+             timeout ${BUILD_LIMIT:-420} make -j"$(nproc)" all test-programs examples; zoo=$?
+             [ -z "$package" ] || wait "$package" || { echo "the package's build failed: $out/package_build.log"; exit 1; }
+             exit $zoo ) >"$out/build.log" 2>&1
            status=$? ;;
     # -vv (against make's -q): a line per test as it ends, so that a run stopped at its limit
     # still says which tests passed, and where the next call should start. TEST_JOBS (default

@@ -12,7 +12,8 @@ and int64 indices), in one process, each in its own batch, the three interleaved
 timing protocol is the zoo's (scripts/framework_scans.py's time_batch: L2 flushed before every rep
 outside the events, warm-up, adaptive reps, the median with min and max). Then torch.compile
 (Inductor) of a cumsum with the switch off and on, and three programs, unmodified, whole steps
-timed with CUDA events, warm L2: HF transformers' TopPLogitsWarper over a 128256-token vocabulary,
+timed with CUDA events, warm L2, each mode's steps pooled over ten short rounds with the modes
+taking turns (pooled, below): HF transformers' TopPLogitsWarper over a 128256-token vocabulary,
 position ids from a bool and an int64 attention mask, (mask.cumsum(-1) - 1).clamp(min=0), and MoE
 routing offsets, counts.cumsum(0). Last, the time a call of a small cumsum costs in a loop of 2,000
 (host bound: the GPU's work is shorter than the call's host work). The programs and the loop run
@@ -146,8 +147,9 @@ def kernel_table(torch, switch, fs, options, quick, only=None, deterministic=Fal
     return rows
 
 
-def event_time_us(torch, step, reps=50, warmup=10):
-    """A whole step, CUDA events around it, warm L2: (median, min, max) in microseconds."""
+def event_times_us(torch, step, reps, warmup):
+    """A whole step `reps` times after `warmup` calls, CUDA events around each, warm L2: the
+    times in microseconds."""
     for _ in range(warmup):
         step()
     torch.cuda.synchronize()
@@ -159,7 +161,16 @@ def event_time_us(torch, step, reps=50, warmup=10):
         stop.record()
         stop.synchronize()
         times.append(start.elapsed_time(stop) * 1e3)
+    return times
+
+
+def summary(times):
     return statistics.median(times), min(times), max(times)
+
+
+def event_time_us(torch, step, reps=50, warmup=10):
+    """A whole step, CUDA events around it, warm L2: (median, min, max) in microseconds."""
+    return summary(event_times_us(torch, step, reps, warmup))
 
 
 # The ways a program's scans run: torch's kernels (the switch off), scan_zoo's (on), and, where
@@ -184,22 +195,39 @@ def running_on(switch, mode):
         switch.disable()
 
 
-def interleaved(switch, measure_once, rounds=2):
-    """{mode: measure_once()'s result} for every mode, the modes in a rotated order each round;
-    per mode the round with the least median."""
+def rounds_of(switch, measure_once, rounds):
+    """{mode: [measure_once()'s result, a round each]} for every mode (MODES), the modes in a
+    rotated order each round."""
     results, order = {}, list(modes(switch))
     for round_ in range(rounds):
         for mode in order[round_ % len(order):] + order[:round_ % len(order)]:
             with running_on(switch, mode):
                 results.setdefault(mode, []).append(measure_once())
-    return {mode: min(times, key=lambda t: t[0] if isinstance(t, tuple) else t) for mode, times in results.items()}
+    return results
+
+
+def interleaved(switch, measure_once, rounds=2):
+    """{mode: measure_once()'s least result over `rounds` rounds} for every mode, the modes in a
+    rotated order each round."""
+    return {mode: min(results) for mode, results in rounds_of(switch, measure_once, rounds).items()}
+
+
+def pooled(switch, measure_times, rounds=10):
+    """{mode: (median, min, max)} of the times measure_times() gives in each of `rounds` short
+    rounds, the modes in a rotated order each round, pooled per mode. A host-bound step's latency
+    sits at one of two levels for rounds at a time, in either mode (bench/NOTES.md, "torch's scan
+    ops: the full table at 95e909e"): with the best of a few long rounds a mode that met only the
+    upper level lost by the gap between the levels. Over many short rounds each mode meets both
+    levels about as often as the other."""
+    return {mode: summary([t for times in results for t in times])
+            for mode, results in rounds_of(switch, measure_times, rounds).items()}
 
 
 def programs(torch, switch, quick):
     rows = []
 
     def measure(program, label, step):
-        times = interleaved(switch, lambda: event_time_us(torch, step), rounds=3)
+        times = pooled(switch, lambda: event_times_us(torch, step, reps=10, warmup=3), rounds=10)
         off, on = times["torch"], times["scan_zoo"]
         rows.append({"program": program, "case": label, "torch_us": off, "scan_zoo_us": on,
                      "python_kernels_us": times.get("python kernels")})

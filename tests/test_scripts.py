@@ -996,3 +996,49 @@ def test_no_sys_path_edits_in_scripts_tests_or_tune():
              for number, line in enumerate(path.read_text().splitlines(), 1)
              if re.search(r"sys\.path\.(insert|append)|sys\.path *\+?=", line)]
     assert edits == []
+
+
+def test_torch_scan_ops_pools_each_modes_steps_over_rounds_that_take_turns():
+    """The program rows of scripts/torch_scan_ops.py on a stand-in for scan_zoo.torch: every mode
+    in every round, the first mode rotating round by round, and each mode's row the median, least
+    and most of every step of every round (pooled), not its best round's. Here the step's latency
+    sits at one of two levels for two rounds at a time, as a host-bound step's did on the H200,
+    and the modes differ by 1 us: pooled, the rows differ by that 1 us alone."""
+    from scripts import torch_scan_ops
+
+    class FastKernels:
+        on = True
+
+        def disable(self):
+            self.on = False
+
+    class Switch:
+        def __init__(self):
+            self.fast, self.state = FastKernels(), "torch"
+
+        def enable(self):
+            self.state, self.fast.on = "scan_zoo", True
+
+        def disable(self):
+            self.state, self.fast.on = "torch", True
+
+        def _fast_kernels(self):
+            return self.fast
+
+    switch, seen = Switch(), []
+
+    def steps():
+        mode = "python kernels" if switch.state == "scan_zoo" and not switch.fast.on else switch.state
+        seen.append(mode)
+        round_ = (len(seen) - 1) // 3
+        level = 40.0 if round_ // 2 % 2 == 0 else 80.0
+        return [level + torch_scan_ops.MODES.index(mode), level + 0.5 + torch_scan_ops.MODES.index(mode)]
+
+    rows = torch_scan_ops.pooled(switch, steps, rounds=8)
+    order = list(torch_scan_ops.MODES)
+    assert seen == [mode for r in range(8) for mode in order[r % 3:] + order[:r % 3]]
+    assert switch.state == "torch"  # off after the rows
+    for offset, mode in enumerate(order):
+        assert rows[mode] == (60.25 + offset, 40.0 + offset, 80.5 + offset), mode
+    seen.clear()
+    assert torch_scan_ops.interleaved(switch, lambda: steps()[0], rounds=4) == {m: 40.0 + i for i, m in enumerate(order)}
