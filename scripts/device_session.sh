@@ -9,7 +9,8 @@
 # each call issued as the last ends (a machine goes cold 30 s after a call), e.g.
 #   BUILD_LIMIT=480 TEST_LIMIT=90 TESTS=tests/test_api.py scripts/device_session.sh build test
 #   TESTS="tests --ignore=tests/test_api.py --ignore=<each package file>" scripts/device_session.sh test
-#   TESTS="<the package's files: tests/test_{python,torch_switch,cupy_rules,jax_rules,frameworks}.py>" ... test
+#   TESTS="<the package's files: tests/test_{python,torch_switch,cupy_rules,jax_rules,frameworks}.py>" \
+#     SCAN_ZOO_OPINFO_REPORT=$OUT/opinfo.txt scripts/device_session.sh test   (torch's OpInfo samples, reported)
 #   SCAN_ZOO_COMMIT=<sha> scripts/device_session.sh [steps...]
 #   One device call may run 10 minutes: with the whole zoo, split the steps over calls, e.g.
 #   "build test sanitize", then "build stress", then BENCH_PART=1/3 "build bench", 2/3, and 3/3
@@ -39,6 +40,12 @@ mkdir -p "$out"
 steps=("$@")
 [ ${#steps[@]} -gt 0 ] || steps=(build test sanitize stress bench bench-hot)
 export PYTHONUNBUFFERED=1
+# torch's OpInfo database (tests/test_torch_switch.py) imports expecttest, which the GPU machines
+# lack: where its wheel travels in .whl/ (the device README's recipe), it goes into /tmp/site.
+if compgen -G ".whl/expecttest-*.whl" >/dev/null; then
+  "${PYTHON:-python3}" -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site \
+    .whl/expecttest-*.whl && export PYTHONPATH=/tmp/site${PYTHONPATH:+:$PYTHONPATH}
+fi
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu --format=csv | tee "$out/gpu.txt"
 
 # This GPU's results folder, as bench.sh and tune.sh name it (asked after the build step).
