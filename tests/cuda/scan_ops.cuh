@@ -5,9 +5,10 @@
 // along an axis with its output poisoned (the products and logcumsumexp).
 //
 // Four programs, not one: each (element, position, operator) pair compiles the row and column
-// kernels in their configurations, and one program holding every check was the zoo's longest
-// compile, over 330 s on the H200 with the rest of the GPU build beside it (bench/NOTES.md,
-// "The scan ops' self-test in four programs"). Split by op, they compile side by side.
+// kernels in their configurations, and one program holding every check was, with the forms'
+// value with holes, the last of a GPU machine's build to finish, one core busy while the others
+// waited (bench/NOTES.md, "The scan ops' self-test in four programs"). Split by op, they compile
+// side by side.
 #pragma once
 
 #include <cuda_bf16.h>
