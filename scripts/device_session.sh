@@ -40,11 +40,13 @@ mkdir -p "$out"
 steps=("$@")
 [ ${#steps[@]} -gt 0 ] || steps=(build test sanitize stress bench bench-hot)
 export PYTHONUNBUFFERED=1
-# torch's OpInfo database (tests/test_torch_switch.py) imports expecttest, which the GPU machines
-# lack: where its wheel travels in .whl/ (the device README's recipe), it goes into /tmp/site.
-if compgen -G ".whl/expecttest-*.whl" >/dev/null; then
+# The pure-Python packages the GPU machines lack go into /tmp/site from their wheels in .whl/ (the
+# device README's recipe): expecttest, which torch's OpInfo database imports
+# (tests/test_torch_switch.py), and accelerated-scan, the peer of `python3 -m scripts
+# recurrence-bench`. The CUDA CCCL wheel there is headers for `make cccl-new`, not installed.
+if compgen -G ".whl/*-py3-none-any.whl" >/dev/null; then
   "${PYTHON:-python3}" -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site \
-    .whl/expecttest-*.whl && export PYTHONPATH=/tmp/site${PYTHONPATH:+:$PYTHONPATH}
+    .whl/*-py3-none-any.whl && export PYTHONPATH=/tmp/site${PYTHONPATH:+:$PYTHONPATH}
 fi
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu --format=csv | tee "$out/gpu.txt"
 

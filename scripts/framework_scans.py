@@ -97,6 +97,7 @@ Usage:
 SIZES as the binaries take N: 1048576, 64K, 16M, 1G, 2^20, 2^24-1, comma lists.
 """
 import argparse
+import importlib
 import os
 import sys
 import time
@@ -605,6 +606,34 @@ def time_batch(framework, run_once, flush, options):
         framework.synchronize()
         times += [framework.elapsed_ms(start, stop) for start, stop in pairs[:count]]
     return times
+
+
+def torch_on_a_gpu(tool, module):
+    """(torch, the module named) for a tool that times torch's tensors on a GPU (torch-scan-ops,
+    recurrence-bench), or None after saying on stderr what is missing, torch, the module (a part
+    of the scan_zoo package) or a visible GPU: the tool then exits 4."""
+    try:
+        import torch
+        imported = importlib.import_module(module)
+    except ImportError as error:
+        print(f"{tool}: {error}", file=sys.stderr)
+        return None
+    if not torch.cuda.is_available():
+        print(f"{tool}: no CUDA device visible to torch", file=sys.stderr)
+        return None
+    return torch, imported
+
+
+def interleaved_batches(names, time_one, rounds):
+    """{name: the times of its batches}, time_one(name) giving a batch's times, every name's batch
+    once a round and the order reversed every other round: contenders timed in one process take
+    turns, so that none always runs first, or always after the same neighbour (its clocks, its
+    caches), and a drift of the machine over the rounds reaches all of them alike."""
+    results = {name: [] for name in names}
+    for round_ in range(rounds):
+        for name in names if round_ % 2 == 0 else names[::-1]:
+            results[name] += time_one(name)
+    return results
 
 
 def noisy(stats):

@@ -121,19 +121,14 @@ def kernel_table(torch, switch, fs, options, quick, only=None, deterministic=Fal
         moved = x.numel() * (x.element_size() + out_bytes)
         src = torch.empty(moved // 2, dtype=torch.uint8, device="cuda")
         dst = torch.empty_like(src)
-        results = {"torch": [], "scan_zoo": [], "copy": []}
-        if deterministic:
-            results["deterministic"] = []
-        for round_ in range(options.rounds):
-            order = list(results) if round_ % 2 == 0 else list(results)[::-1]
-            for who in order:
-                if who == "copy":
-                    run_once = lambda: dst.copy_(src)  # noqa: E731
-                    results[who] += fs.time_batch(framework, run_once, flush, options)
-                    continue
-                with switch.enabled(who != "torch"), deterministic_algorithms(torch, who == "deterministic"):
-                    run_once = lambda: call(x, dim)  # noqa: E731
-                    results[who] += fs.time_batch(framework, run_once, flush, options)
+        def time_one(who):
+            if who == "copy":
+                return fs.time_batch(framework, lambda: dst.copy_(src), flush, options)
+            with switch.enabled(who != "torch"), deterministic_algorithms(torch, who == "deterministic"):
+                return fs.time_batch(framework, lambda: call(x, dim), flush, options)
+
+        names = ["torch", "scan_zoo", "copy"] + (["deterministic"] if deterministic else [])
+        results = fs.interleaved_batches(names, time_one, options.rounds)
         stats = {who: median_stats(times) for who, times in results.items()}
         rows.append({"op": op, "dtype": dtype_label, "shape": shape_label, "mib": moved / MiB, **{
             f"{who}_{key}": value for who, s in stats.items() for key, value in s.items()}})
@@ -386,16 +381,11 @@ def main(argv):
             print(f"torch-scan-ops: unknown or incomplete argument {flag!r} (usage: python3 -m scripts "
                   f"torch-scan-ops [--out DIR] [--quick] [--ops OP,...] [--deterministic])", file=sys.stderr)
             return 2
-    try:
-        import torch
-        import scan_zoo.torch as switch
-    except ImportError as error:
-        print(f"torch-scan-ops: {error}", file=sys.stderr)
-        return 4
-    if not torch.cuda.is_available():
-        print("torch-scan-ops: no CUDA device visible to torch", file=sys.stderr)
-        return 4
     from scripts import framework_scans as fs
+    found = fs.torch_on_a_gpu("torch-scan-ops", "scan_zoo.torch")
+    if found is None:
+        return 4
+    torch, switch = found
     options = SimpleNamespace(warmup=3, hot=False, reps=0, rounds=2 if quick else 3)
     header = [f"{torch.cuda.get_device_name()}, torch {torch.__version__}, scan_zoo commit "
               f"{os.environ.get('SCAN_ZOO_COMMIT', 'unknown')}, {time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())}"]

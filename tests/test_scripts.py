@@ -1042,3 +1042,121 @@ def test_torch_scan_ops_pools_each_modes_steps_over_rounds_that_take_turns():
         assert rows[mode] == (60.25 + offset, 40.0 + offset, 80.5 + offset), mode
     seen.clear()
     assert torch_scan_ops.interleaved(switch, lambda: steps()[0], rounds=4) == {m: 40.0 + i for i, m in enumerate(order)}
+
+
+def test_interleaved_batches_take_turns_in_an_order_reversed_every_other_round():
+    """framework_scans.interleaved_batches, the rounds of torch-scan-ops' kernel table and of
+    recurrence-bench: every name once a round, forward then backward, each name's times kept in
+    the order its batches ran."""
+    from scripts import framework_scans as fs
+    seen = []
+
+    def time_one(name):
+        seen.append(name)
+        return [len(seen), len(seen) + 0.5]
+
+    results = fs.interleaved_batches(["x", "y", "copy"], time_one, rounds=3)
+    assert seen == ["x", "y", "copy", "copy", "y", "x", "x", "y", "copy"]
+    assert results == {"x": [1, 1.5, 6, 6.5, 7, 7.5], "y": [2, 2.5, 5, 5.5, 8, 8.5], "copy": [3, 3.5, 4, 4.5, 9, 9.5]}
+
+
+@pytest.mark.parametrize("length", [1, 2, 3, 7, 16, 17, 100, 257])
+def test_recurrence_bench_reference_is_the_loop(length):
+    """recurrence-bench's float64 reference (chunks of about sqrt(T) steps, then the carries) on
+    numpy arrays against the step-by-step loop, for lengths that fill their chunks and lengths
+    that pad the last one; decays of either sign and above 1, so that every product matters."""
+    import numpy as np
+    from scripts import recurrence_bench
+    rng = np.random.default_rng(length)
+    a, b = rng.uniform(-1.2, 1.2, (2, 3, length)), rng.standard_normal((2, 3, length))
+    loop, state = np.empty_like(b), np.zeros((2, 3))
+    for t in range(length):
+        state = a[..., t] * state + b[..., t]
+        loop[..., t] = state
+    got = recurrence_bench.reference_recurrence(np, a, b)
+    assert got.shape == loop.shape
+    np.testing.assert_allclose(got, loop, rtol=1e-12, atol=1e-12 * np.abs(loop).max())
+
+
+def test_recurrence_bench_knows_each_peers_reach():
+    from scripts import recurrence_bench as bench
+    cuda, triton = "accelerated-scan CUDA", "accelerated-scan Triton"
+    assert bench.refusal(cuda, (8, 1536, 4096, 2)) is None and bench.refusal(triton, (8, 1536, 4096, 2)) is None
+    assert "power of 2" in bench.refusal(cuda, (8, 1536, 6000, 2)) and bench.refusal(triton, (8, 1536, 6000, 2)) is None
+    assert "power of 2" in bench.refusal(cuda, (2, 16, 1 << 20, 2)) and "power of 2" in bench.refusal(cuda, (8, 64, 16, 2))
+    assert "last axis" in bench.refusal(cuda, (8, 1024, 4096, 1)) and "last axis" in bench.refusal(triton, (8, 1024, 4096, 1))
+    assert all(bench.refusal("scan_zoo", shape) is None for shape in bench.SHAPES)
+    assert bench.array_shape((8, 1024, 4096, 1)) == (8, 4096, 1024) and bench.label((8, 1024, 4096, 1)) == "[8, 4096, 1024] dim 1"
+
+
+def test_recurrence_bench_table_gives_shares_of_the_copy_and_the_reasons(tmp_path):
+    """The table from rows as shape_rows makes them: each timed cell's median (min-max) in us,
+    scan_zoo's share of the copy and the fastest peer's time over scan_zoo's; an untimed cell says
+    why, and a row without a peer has no ratio."""
+    from scripts import recurrence_bench as bench
+
+    def stats(median_us):
+        return {"median_ms": median_us / 1e3, "min_ms": median_us / 1e3 * 0.9, "max_ms": median_us / 1e3 * 1.2}
+
+    rows = [{"shape": "[8, 1536, 4096] dim 2", "pass": "forward + backward", "mib": 1536.0,
+             "cells": {"scan_zoo": stats(400.0), "accelerated-scan CUDA": stats(500.0),
+                       "accelerated-scan Triton": stats(440.0), "copy": stats(360.0)}},
+            {"shape": "[8, 4096, 1024] dim 1", "pass": "forward", "mib": 384.0,
+             "cells": {"scan_zoo": stats(100.0), "accelerated-scan CUDA": "the last axis of a contiguous [B, C, T] only",
+                       "accelerated-scan Triton": "wrong: h's relative error 3.00e-02 is over 1e-04", "copy": stats(90.0)}}]
+    bench.write(tmp_path, ["GPU X, torch 0"], rows)
+    lines = (tmp_path / "recurrence_bench.txt").read_text().splitlines()
+    assert lines[0] == "# GPU X, torch 0" and lines[3].startswith("[8, 1536, 4096] dim 2 | forward + backward | 1536.0 | ")
+    assert lines[3].split(" | ")[3:] == ["400.0 (360.0-480.0)", "500.0 (450.0-600.0)", "440.0 (396.0-528.0)",
+                                         "360.0 (324.0-432.0)", "90.0", "1.10"]
+    assert lines[4].split(" | ")[3:] == ["100.0 (90.0-120.0)", "the last axis of a contiguous [B, C, T] only",
+                                         "wrong: h's relative error 3.00e-02 is over 1e-04", "90.0 (81.0-108.0)", "90.0", "-"]
+    assert json.loads((tmp_path / "recurrence_bench.json").read_text())["rows"] == rows
+
+
+def test_recurrence_bench_refuses_bad_arguments_and_says_what_it_needs():
+    bad = run([*SCRIPTS, "recurrence-bench", "--shapes"])
+    assert bad.returncode == 2 and "unknown or incomplete argument '--shapes'" in bad.stderr
+    assert run([*SCRIPTS, "recurrence-bench", "--help"]).stdout.startswith("Linear recurrences from PyTorch")
+
+
+def test_a_torch_tool_says_what_it_lacks(capsys):
+    """framework_scans.torch_on_a_gpu, the check torch-scan-ops and recurrence-bench make before
+    exiting 4: here torch (CI), the package or the module is missing, and stderr names it after
+    the tool."""
+    from scripts import framework_scans as fs
+    assert fs.torch_on_a_gpu("some-tool", "scan_zoo.no_such_module") is None
+    said = capsys.readouterr().err
+    assert re.fullmatch(r"some-tool: No module named '(torch|scan_zoo|scan_zoo\.no_such_module)'\n", said), said
+
+
+@pytest.mark.parametrize("length, dim", [(1, 2), (5, 2), (16, 2), (100, 2), (37, 1)])
+def test_recurrence_bench_gradient_reference_is_the_adjoint_loop(length, dim):
+    """The backward's reference in recurrence-bench, torch's autograd through reference_recurrence
+    (on the CPU; skipped where torch is not installed), against the adjoint written out step by
+    step: g[t] = dh[t] + a[t + 1] g[t + 1], da[t] = g[t] h[t - 1], db[t] = g[t]; along the last
+    axis and, through the transposed view the tool takes, the middle one."""
+    import numpy as np
+    torch = pytest.importorskip("torch")
+    from scripts import recurrence_bench
+    rng = np.random.default_rng(length)
+    batch, channels = 2, 3
+    a, b, dh = (rng.uniform(0.5, 1.1, (batch, channels, length)), rng.standard_normal((batch, channels, length)),
+                rng.standard_normal((batch, channels, length)))
+    h, g, state = np.empty_like(b), np.empty_like(b), np.zeros((batch, channels))
+    for t in range(length):
+        state = a[..., t] * state + b[..., t]
+        h[..., t] = state
+    state = np.zeros((batch, channels))
+    for t in reversed(range(length)):
+        state = dh[..., t] + (a[..., t + 1] * state if t + 1 < length else 0)
+        g[..., t] = state
+    h_before = np.concatenate([np.zeros((batch, channels, 1)), h[..., :-1]], -1)
+    # The tool's layouts: [B, C, T] along dim 2, [B, T, C] along dim 1 (seen as [B, C, T]).
+    layout = (lambda x: torch.from_numpy(x).transpose(1, 2).contiguous()) if dim == 1 else torch.from_numpy
+    lines = (lambda x: x.transpose(1, 2)) if dim == 1 else (lambda x: x)
+    a64, b64 = (lines(layout(x)).requires_grad_() for x in (a, b))
+    da, db = torch.autograd.grad(recurrence_bench.reference_recurrence(torch, a64, b64), (a64, b64),
+                                 lines(layout(dh)))
+    np.testing.assert_allclose(da.detach().numpy(), g * h_before, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(db.detach().numpy(), g, rtol=1e-12, atol=1e-12)
