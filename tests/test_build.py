@@ -2,7 +2,8 @@
 file and logs its call), on a copy of the sources: binaries rebuild when ARCH or the flags change
 and only then, whichever target wrote build/flags.txt first; the environment check refuses a
 CUDA older than the oldest supported one and takes that one; without NCCL the multi_gpu_*
-binaries are left out, with one line saying so."""
+binaries are left out, with one line saying so. And the package's CMake: scan_zoo._torch_kernels
+compiled in the C++ standard the found torch's headers ask for."""
 import os
 import shutil
 import subprocess
@@ -154,3 +155,23 @@ def test_every_program_that_compiles_cubs_device_scan_keeps_o2(tree):
         lines = [line for line in result.stdout.splitlines() if f" -o {target} " in line]
         assert lines, (target, result.stdout[-2000:])
         assert all(" -O2 " in line for line in lines), (target, str(source), lines)
+
+
+@pytest.mark.parametrize("oldest, standard", [("201703L", "17"), ("202002L", "20")])
+def test_the_torch_kernels_take_the_cxx_standard_torchs_headers_ask(tmp_path, oldest, standard):
+    """python/torch_cxx_standard.cmake on a stand-in torch whose ATen.h demands C++17 (torch 2.11)
+    or C++20 (later releases, where a C++17 compile of scan_zoo._torch_kernels stopped the package's
+    build): the standard python/CMakeLists.txt then gives that module."""
+    if shutil.which("cmake") is None:
+        pytest.skip("cmake not installed")
+    (tmp_path / "torch/include/ATen").mkdir(parents=True)
+    (tmp_path / "torch/include/ATen/ATen.h").write_text(
+        "#pragma once\n#if !defined(_MSC_VER) && __cplusplus < " + oldest + "\n"
+        "#error C++ or later compatible compiler is required to use ATen.\n#endif\n")
+    driver = tmp_path / "driver.cmake"
+    driver.write_text(f'include("{ROOT}/python/torch_cxx_standard.cmake")\n'
+                      f'torch_cxx_standard("{tmp_path}/torch" chosen)\nmessage(STATUS "chosen ${{chosen}}")\n')
+    result = subprocess.run(["cmake", "-P", driver], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert f"chosen {standard}" in result.stdout
+    assert 'include("${CMAKE_CURRENT_LIST_DIR}/torch_cxx_standard.cmake")' in (ROOT / "python/CMakeLists.txt").read_text()
