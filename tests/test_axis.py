@@ -23,8 +23,10 @@ ROW_LENGTHS = [1, 2, 3, 4, 5, 31, 127, 128, 129, WIDE_TILE - 1, WIDE_TILE, WIDE_
 # tile's columns (32 int32, a group of 8 lanes), one more, and several blocks of them.
 COLUMN_COUNTS = [1, 2, 3, 4, 5, 8, 31, 32, 33, 64, 100, 128, 129, 512, 1000]
 AXES = {"row": ("--row-length", "length", ROW_LENGTHS), "column": ("--columns", "columns", COLUMN_COUNTS)}
-# The scans of src/axis/; linear_recurrence, which scans maps of its own, has its test below.
-AXIS_VARIANTS = [v for v in VARIANTS if SOURCES[v].parent.name == "axis" and v != "linear_recurrence"]
+# The scans of src/axis/; the linear recurrence and its backward, which scan maps of their own,
+# have their test below.
+RECURRENCES = {"linear_recurrence": "recurrence", "linear_recurrence_backward": "recurrence-backward"}
+AXIS_VARIANTS = [v for v in VARIANTS if SOURCES[v].parent.name == "axis" and v not in RECURRENCES]
 
 
 def axis_of(variant):
@@ -83,20 +85,22 @@ def test_timed_run(gpu, variant, option, extent, mode):
     assert float(row["median_ms"]) > 0
 
 
-def test_linear_recurrence_along_rows(gpu, seed):
-    """linear_recurrence (h[t] = a[t] h[t - 1] + b[t] along rows): float32 at every row length
-    above, each element against the loop in double (exact: the states are small integers); the
-    operators and modes it has not (anything but sum inclusive, and int32) are WAIVED rows."""
+@pytest.mark.parametrize("variant", built(list(RECURRENCES)))
+def test_linear_recurrence_along_rows(gpu, seed, variant):
+    """linear_recurrence (h[t] = a[t] h[t - 1] + b[t] along rows) and its backward (da and db
+    from a, h and dh): float32 at every row length above, each element against the loop in double
+    (exact: the states and gradients are small integers); the operators and modes they have not
+    (anything but sum inclusive, and int32) are WAIVED rows."""
     for extent in ROW_LENGTHS:
-        sizes = sizes_for("linear_recurrence", extent)
-        result = run([BIN / "linear_recurrence", ",".join(map(str, sizes)), "--row-length", str(extent),
+        sizes = sizes_for(variant, extent)
+        result = run([BIN / variant, ",".join(map(str, sizes)), "--row-length", str(extent),
                       "--type", "float32", "--check-only", "--seed", seed], timeout=600)
         context = f"seed {seed}, --row-length {extent}, sizes {sizes}\n{result.stderr[-3000:]}"
         assert result.returncode == 0, context
         rows = parse_rows(result.stdout)
         assert len(rows) == len(sizes) and {r["status"] for r in rows} == {"PASS"}, context
-        assert {r["mode"] for r in rows} == {f"recurrence-length{extent}"}, context
-    refused = run([BIN / "linear_recurrence", "4096", "--type", "float32,int32", "--op", "sum,max",
+        assert {r["mode"] for r in rows} == {f"{RECURRENCES[variant]}-length{extent}"}, context
+    refused = run([BIN / variant, "4096", "--type", "float32,int32", "--op", "sum,max",
                    "--mode", "inclusive,exclusive", "--check-only"])
     statuses = [(r["type"], r["op"], r["status"]) for r in parse_rows(refused.stdout)]
     assert refused.returncode == 3 and statuses.count(("float32", "sum", "PASS")) == 1, refused.stdout

@@ -171,6 +171,7 @@ def test_the_help_says_which_binaries_take_segment_lengths():
     ("single_pass_scan_tuned", "scan", True, True),       # the library's look-back
     ("row_scan", "scan along rows", True, True),
     ("linear_recurrence", "linear recurrence", False, True),
+    ("linear_recurrence_backward", "linear recurrence backward", False, True),
     ("segmented_scan", "segmented scan", False, True),
     ("cub_select", "stream compaction", False, False),
     ("radix_sort_onesweep", "sort", False, True),

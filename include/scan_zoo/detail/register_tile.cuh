@@ -303,6 +303,15 @@ struct RegisterTile {
     if (tile.indices) store(tile.indices, valid, indices, order);
   }
 
+  // An output that stores its tiles itself (linear_recurrence.cuh's gradients, which are made
+  // from each item and from arrays read at the store): it says so with a member type
+  // StoresItsOwnTiles and writes the tile with its store_tile<RegisterTile>(valid, items, order),
+  // through this class's loads, stores and layout.
+  template <class Output, class Acc, class Order, class = typename Output::StoresItsOwnTiles>
+  __device__ static void store(const Output& tile, int valid, const Acc (&items)[Items], Order order) {
+    tile.template store_tile<RegisterTile>(valid, items, order);
+  }
+
   // Scans the warp's run in place (inclusive, or exclusive: each item then holds the reduction
   // of the items before it, the identity first) and returns the run's total to every lane. V is
   // the vector width the items were loaded with (load's Order). `op` is the scan's operator,
