@@ -610,6 +610,30 @@ def test_linear_recurrence_gradient(torch, seed, dim, reverse):
     assert torch.autograd.gradcheck(lambda p, q: scan_zoo.linear_recurrence(p, q, dim, reverse=reverse), (a, b))
 
 
+@pytest.mark.parametrize("shape", [(4, 3, 5000), (2, 7001), (96, 3), (5, 1)])
+@pytest.mark.parametrize("dtype_name", ["float32", "bfloat16", "float64"])
+def test_linear_recurrence_fused_backward_against_the_loop(torch, seed, shape, dtype_name):
+    """Along the last axis the backward is one kernel (linear_recurrence.cuh's
+    linear_recurrence_backward): its da and db against torch's autograd through the float64 loop,
+    forward and reverse, for rows within a tile, across tiles, of three steps and of one."""
+    dtype = getattr(torch, dtype_name)
+    state = torch.float64 if dtype == torch.float64 else torch.float32
+    generator = torch.Generator(device="cuda").manual_seed(seed)
+    a = (0.5 + 0.5 * torch.rand(shape, generator=generator, device="cuda", dtype=torch.float64)).to(dtype)
+    b = random_tensor(torch, shape, dtype, generator)
+    dh = random_tensor(torch, shape, state, generator)
+    for reverse in (False, True):
+        a_in, b_in = a.clone().requires_grad_(), b.clone().requires_grad_()
+        grad_a, grad_b = torch.autograd.grad(scan_zoo.linear_recurrence(a_in, b_in, -1, reverse=reverse), (a_in, b_in),
+                                             dh)
+        assert grad_a.dtype == dtype and grad_b.dtype == dtype
+        a64, b64 = a.to(torch.float64).requires_grad_(), b.to(torch.float64).requires_grad_()
+        want_a, want_b = torch.autograd.grad(recurrence_reference(torch, a64, b64, -1, reverse), (a64, b64),
+                                             dh.to(torch.float64))
+        check_close(torch, grad_b, want_b, shape[-1])
+        check_close(torch, grad_a, want_a, shape[-1])
+
+
 def test_errors_a_torch_user_reads(torch):
     with pytest.raises(ValueError, match="is on cpu; scan_zoo runs on CUDA devices"):
         scan_zoo.cumsum(torch.arange(5), 0)
