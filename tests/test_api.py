@@ -125,13 +125,15 @@ def test_recurrence_selftest(gpu, seed):
     """The linear recurrence h[t] = a[t] h[t - 1] + b[t] (include/scan_zoo/linear_recurrence.cuh):
     13 shapes (rows, columns, a middle axis), forward and reverse, in place, float and bf16 inputs,
     exact against the loop where the data keep every state an integer, within rounding of a
-    double loop on real-valued maps; and the refusals (tests/cuda/recurrence_selftest.cu)."""
+    double loop on real-valued maps; its backward (linear_recurrence_backward) exact against the
+    adjoint loop on the rows, float and bf16 a, in place and not, and refused off the rows; and
+    the refusals (tests/cuda/recurrence_selftest.cu)."""
     result = run([TEST_BIN / "recurrence_selftest", "--seed", seed], timeout=900)
     context = f"seed {seed}\n{result.stdout[-4000:]}\n{result.stderr[-2000:]}"
     assert result.returncode == 0 and "recurrence_selftest: 0 failed" in result.stdout, context
     passed = re.findall(r"^PASS ", result.stdout, re.M)
-    shapes, exact_float, exact_bf16, rounding, refusals = 13, 4, 2, 2, 2
-    expected = shapes * (exact_float + exact_bf16 + rounding) + refusals
+    shapes, exact_float, exact_bf16, rounding, backward, refusals = 13, 4, 2, 2, 8, 3
+    expected = shapes * (exact_float + exact_bf16 + rounding + backward) + refusals
     assert len(passed) == expected, f"{len(passed)} checks passed, {expected} expected\n{context}"
 
 

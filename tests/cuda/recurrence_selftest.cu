@@ -14,8 +14,13 @@
 //   rounding   real-valued maps (a in [0.9, 1), b in [-1, 1]) in float against the loop in
 //              double: within 1e-5 of the largest |h| of the line (the scan groups the products
 //              differently from the loop).
-//   refusals   a null input with elements to scan, h over a of another element size
-//              (cudaErrorInvalidValue).
+//   backward   linear_recurrence_backward and its reverse form (da and db from a, h and dh,
+//              h[-1] a small integer), exact as above against the adjoint loop as written
+//              (g[t] = dh[t] + a[t + 1] g[t + 1], shifted), out of place and in place (db over
+//              dh), float and bf16 a with float h, on the rows; along columns and a middle axis
+//              it must return cudaErrorNotSupported.
+//   refusals   a null input with elements to scan, h over a of another element size, the
+//              backward's da over h (cudaErrorInvalidValue).
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
 
@@ -146,6 +151,85 @@ void check_rounding(const scan_zoo::Shape& s, std::mt19937_64& rng, scan_zoo::Wo
   }
 }
 
+// The backward's loop as written: from each line's last step in time, g = dh + a[next] g[next],
+// db = g, da = g h[before] (h_outside at the line's first step); the gradients rounded once to
+// their types, as the kernel rounds them.
+template <class A>
+void backward_reference(const std::vector<A>& a, const std::vector<float>& h, const std::vector<float>& dh,
+                        const scan_zoo::Shape& s, bool reverse, float outside, std::vector<A>& da,
+                        std::vector<float>& db) {
+  da.assign(a.size(), A(0.0f));
+  db.assign(a.size(), 0.0f);
+  for (std::int64_t o = 0; o < s.outer; ++o) {
+    float g = 0, a_next = 0;
+    for (std::int64_t step = s.length - 1; step >= 0; --step) {  // steps in time, the last first
+      const std::int64_t t = reverse ? s.length - 1 - step : step;
+      const std::int64_t at = o * s.length + t;
+      g = dh[at] + a_next * g;
+      const float before = step == 0 ? outside : h[reverse ? at + 1 : at - 1];
+      db[at] = g;
+      da[at] = A(g * before);
+      a_next = float(a[at]);
+    }
+  }
+}
+
+template <class A>
+void check_backward(const char* types, const scan_zoo::Shape& s, std::mt19937_64& rng, scan_zoo::Workspace& workspace) {
+  const std::int64_t n = s.outer * s.length * s.inner;
+  const auto a = generate<A>(n, [&] {
+    const unsigned r = unsigned(rng() % 16);
+    return A(float(r == 0 ? 0 : r < 4 ? -1 : 1));
+  });
+  const auto h = generate<float>(n, [&] { return float(int(rng() % 9) - 4); });
+  const auto dh = generate<float>(n, [&] { return float(int(rng() % 9) - 4); });
+  const float outside = float(int(rng() % 7) - 3);
+  for (bool reverse : {false, true})
+    for (bool in_place : {false, true}) {
+      const std::string name = std::string("backward ") + types + (reverse ? " reverse" : " forward") +
+                               (in_place ? " in-place" : "") + shape_name(s);
+      DeviceArray<A> d_a(n), d_da(n);
+      DeviceArray<float> d_h(n), d_dh(n), d_separate(in_place ? 0 : n);
+      float* d_db = in_place ? d_dh.data : d_separate.data;
+      CHECK_CUDA(cudaMemcpy(d_a.data, a.data(), n * sizeof(A), cudaMemcpyHostToDevice));
+      CHECK_CUDA(cudaMemcpy(d_h.data, h.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+      CHECK_CUDA(cudaMemcpy(d_dh.data, dh.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+      CHECK_CUDA(cudaMemset(d_da.data, 0xA5, n * sizeof(A)));
+      if (!in_place) CHECK_CUDA(cudaMemset(d_db, 0xA5, n * sizeof(float)));
+      const A* a_in = d_a.data;
+      const float* h_in = d_h.data;
+      const float* dh_in = d_dh.data;
+      const cudaError_t error =
+          reverse ? scan_zoo::reverse_linear_recurrence_backward(a_in, h_in, dh_in, d_da.data, d_db, s, workspace, 0,
+                                                                 outside)
+                  : scan_zoo::linear_recurrence_backward(a_in, h_in, dh_in, d_da.data, d_db, s, workspace, 0, outside);
+      CHECK_CUDA(cudaDeviceSynchronize());
+      if (s.inner != 1) {
+        report(error == cudaErrorNotSupported, name + " (not supported off the rows)",
+               std::string("returned ") + cudaGetErrorString(error));
+        continue;
+      }
+      if (error != cudaSuccess) {
+        report(false, name, std::string("returned ") + cudaGetErrorString(error));
+        continue;
+      }
+      std::vector<A> got_da(n), want_da;
+      std::vector<float> got_db(n), want_db;
+      CHECK_CUDA(cudaMemcpy(got_da.data(), d_da.data, n * sizeof(A), cudaMemcpyDeviceToHost));
+      CHECK_CUDA(cudaMemcpy(got_db.data(), d_db, n * sizeof(float), cudaMemcpyDeviceToHost));
+      backward_reference(a, h, dh, s, reverse, outside, want_da, want_db);
+      std::string why;
+      for (std::int64_t i = 0; i < n && why.empty(); ++i) {
+        if (!same(got_db[i], want_db[i]))
+          why = "db at " + where(i, s) + ": " + std::to_string(got_db[i]) + ", want " + std::to_string(want_db[i]);
+        else if (!same(float(got_da[i]), float(want_da[i])))
+          why = "da at " + where(i, s) + ": " + std::to_string(float(got_da[i])) + ", want " +
+                std::to_string(float(want_da[i]));
+      }
+      report(why.empty(), name, why);
+    }
+}
+
 void check_refusals() {
   scan_zoo::Workspace workspace;
   DeviceArray<float> d(64);
@@ -158,6 +242,9 @@ void check_refusals() {
   const auto* narrower = reinterpret_cast<const __nv_bfloat16*>(d.data);  // 2-byte elements where h is
   expect(scan_zoo::linear_recurrence(narrower, d.data + 32, d.data, scan_zoo::Shape{2, 8}, workspace),
          "h over a of bf16, h of float");
+  expect(scan_zoo::linear_recurrence_backward(static_cast<const float*>(d.data), d.data + 16, d.data + 32, d.data + 16,
+                                              d.data + 48, scan_zoo::Shape{2, 8}, workspace),
+         "the backward's da over h");
 }
 
 }  // namespace
@@ -175,6 +262,8 @@ int main(int argc, char** argv) {
     check_exact<float, float>("float", s, rng, workspace);
     check_exact<__nv_bfloat16, __nv_bfloat16>("bf16->float", s, rng, workspace);
     check_rounding(s, rng, workspace);
+    check_backward<float>("float", s, rng, workspace);
+    check_backward<__nv_bfloat16>("bf16 a", s, rng, workspace);
   }
   check_refusals();
   std::printf("recurrence_selftest: %d failed\n", failures);
