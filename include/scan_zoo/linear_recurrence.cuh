@@ -83,22 +83,14 @@ struct Affine {
 };
 
 // The backward's map, made from (a[t], dh[t]): v -> a (dh + v), which is the affine map
-// (a, a dh). It composes as Affine does; only its making from the zipped input differs.
+// (a, a dh). It is an Affine in all but its making from the zipped input.
 template <class T>
-struct AdjointAffine {
-  using Value = T;
-  T a;
-  T b;
-
+struct AdjointAffine : Affine<T> {
+  using Affine<T>::Affine;
   AdjointAffine() = default;
-  __host__ __device__ constexpr AdjointAffine(T multiplier, T addend) : a(multiplier), b(addend) {}
   template <class A, class G>
   __host__ __device__ explicit AdjointAffine(const detail::Zip<A, G>& step)
-      : a(static_cast<T>(step.first)), b(static_cast<T>(step.first) * static_cast<T>(step.second)) {}
-  template <class U>
-  __host__ __device__ explicit operator U() const {
-    return static_cast<U>(b);
-  }
+      : Affine<T>(static_cast<T>(step.first), static_cast<T>(step.first) * static_cast<T>(step.second)) {}
 };
 
 // Composition, the earlier map applied first: (a1, b1) then (a2, b2) = (a1 a2, a2 b1 + b2).

@@ -28,6 +28,7 @@
 #include <scan_zoo/linear_recurrence.cuh>
 
 #include "../harness/harness.cuh"
+#include "recurrence_maps.cuh"
 
 // The problem (harness/problem.cuh's interface): a, b and h of n elements, the rows of
 // --row-length. In namespace zoo beside the other problems (an anonymous namespace would count
@@ -72,8 +73,7 @@ class RecurrenceProblem {
   void prepare(std::uint64_t seed, cudaStream_t stream) {
     parallel_chunks(n_, default_chunks(n_), [&](std::int64_t begin, std::int64_t end, int) {
       for (std::int64_t i = begin; i < end; ++i) {
-        const int draw = input_value<int>(seed, i);  // in [-8, 8]: 0 restarts, -8 .. -6 flip the sign
-        host_a_[i] = T(draw == 0 ? 0 : draw < -5 ? -1 : 1);
+        host_a_[i] = recurrence_multiplier<T>(seed, i);
         host_b_[i] = input_value<T>(~seed, i);
       }
     });
@@ -90,20 +90,14 @@ class RecurrenceProblem {
   }
   // The loop in double, row by row (restarting at each row's first element), compared exactly.
   VerifyResult verify() const {
-    struct Map {
-      double a, b;
-      bool head;  // a row starts at (or within the range of) this map
-    };
     const T* a = host_a_.get();
     const T* b = host_b_.get();
     const T* got = host_h_.get();
     const std::int64_t length = length_;
     return chunked_scan_check(
-        n_, 0, Map{1, 0, false}, [=](std::int64_t i) { return Map{double(a[i]), double(b[i]), i % length == 0}; },
-        [](Map earlier, Map later) {
-          return later.head ? later : Map{earlier.a * later.a, later.a * earlier.b + later.b, earlier.head};
-        },
-        [&](VerifyResult& result, std::int64_t i, Map, Map after) {
+        n_, 0, HeadedMap{1, 0, false},
+        [=](std::int64_t i) { return HeadedMap{double(a[i]), double(b[i]), i % length == 0}; }, compose_restarting,
+        [&](VerifyResult& result, std::int64_t i, HeadedMap, HeadedMap after) {
           const T want = static_cast<T>(after.b);
           if (!same_value(want, got[i])) result.record(i, want, got[i]);
         });

@@ -28,6 +28,7 @@
 #include <scan_zoo/linear_recurrence.cuh>
 
 #include "../harness/harness.cuh"
+#include "recurrence_maps.cuh"
 
 // The problem (harness/problem.cuh's interface): a, h and dh in, da and db out, of n elements,
 // the rows of --row-length. In namespace zoo beside the other problems.
@@ -76,8 +77,7 @@ class RecurrenceBackwardProblem {
   void prepare(std::uint64_t seed, cudaStream_t stream) {
     parallel_chunks(n_, default_chunks(n_), [&](std::int64_t begin, std::int64_t end, int) {
       for (std::int64_t i = begin; i < end; ++i) {
-        const int draw = input_value<int>(seed, i);  // in [-8, 8]: 0 cuts the chain, -8 .. -6 flip the sign
-        host_a_[i] = T(draw == 0 ? 0 : draw < -5 ? -1 : 1);
+        host_a_[i] = recurrence_multiplier<T>(seed, i);
         host_h_[i] = input_value<T>(~seed, i);
         host_dh_[i] = input_value<T>(seed * 3 + 1, i);
       }
@@ -100,10 +100,6 @@ class RecurrenceBackwardProblem {
   // array's end: scan position p is element m = n - 1 - p, and a row starts where m ends one.
   // Both gradients compared exactly.
   VerifyResult verify() const {
-    struct Map {
-      double a, b;
-      bool head;  // a row starts (from its end) at, or within the range of, this map
-    };
     const T* a = host_a_.get();
     const T* h = host_h_.get();
     const T* dh = host_dh_.get();
@@ -111,16 +107,14 @@ class RecurrenceBackwardProblem {
     const T* got_db = host_db_.get();
     const std::int64_t n = n_, length = length_;
     return chunked_scan_check(
-        n, 0, Map{1, 0, false},
+        n, 0, HeadedMap{1, 0, false},
         [=](std::int64_t p) {
           const std::int64_t m = n - 1 - p;
-          const bool row_end = m % length == length - 1;
-          return Map{row_end ? 0.0 : double(a[m + 1]), double(dh[m]), row_end};
+          const bool row_end = m % length == length - 1;  // a row starts there, read from its end
+          return HeadedMap{row_end ? 0.0 : double(a[m + 1]), double(dh[m]), row_end};
         },
-        [](Map earlier, Map later) {
-          return later.head ? later : Map{earlier.a * later.a, later.a * earlier.b + later.b, earlier.head};
-        },
-        [&](VerifyResult& result, std::int64_t p, Map, Map after) {
+        compose_restarting,
+        [&](VerifyResult& result, std::int64_t p, HeadedMap, HeadedMap after) {
           const std::int64_t m = n - 1 - p;
           const double g = after.b, before = m % length == 0 ? 0.0 : double(h[m - 1]);
           const T want_db = static_cast<T>(g), want_da = static_cast<T>(g * before);
