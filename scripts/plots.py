@@ -474,8 +474,9 @@ def plot_multi_gpu(timing):
 
 AXIS_TABLE = re.compile(r"^(?P<type>[a-z0-9]+)_(?P<axis>length|columns)(?P<extent>\d+)\.txt$")
 # Rows of the axis tables whose bytes per element are not a plain scan's: the recurrence reads a
-# and b and writes h (12 bytes a float element, memcpy's 8), so memcpy is not a copy of its bytes.
-NOT_A_COPY_OF_THE_SAME_BYTES = {"linear_recurrence"}
+# and b and writes h (12 bytes a float element, memcpy's 8), its backward reads a, h and dh and
+# writes da and db (20 bytes), so memcpy is not a copy of their bytes.
+NOT_A_COPY_OF_THE_SAME_BYTES = {"linear_recurrence", "linear_recurrence_backward"}
 
 
 def axis_rows(axis_dir):
