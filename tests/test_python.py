@@ -612,11 +612,10 @@ def test_linear_recurrence_gradient(torch, seed, dim, reverse):
 
 @pytest.mark.parametrize("shape", [(4, 3, 5000), (2, 7001), (96, 3), (5, 1)])
 @pytest.mark.parametrize("dtype_name", ["float32", "bfloat16", "float64"])
-def test_linear_recurrence_backward_along_rows_against_the_loop(torch, seed, shape, dtype_name):
-    """The gradients along the last axis, da and db, against torch's autograd through the float64
-    loop, forward and reverse, for rows within a tile, across tiles, of three steps and of one:
-    the check that the fused backward (linear_recurrence.cuh's linear_recurrence_backward) must
-    pass before the package's gradient takes it."""
+def test_linear_recurrence_fused_backward_against_the_loop(torch, seed, shape, dtype_name):
+    """Along the last axis the backward is one kernel (linear_recurrence.cuh's
+    linear_recurrence_backward): its da and db against torch's autograd through the float64 loop,
+    forward and reverse, for rows within a tile, across tiles, of three steps and of one."""
     dtype = getattr(torch, dtype_name)
     state = torch.float64 if dtype == torch.float64 else torch.float32
     generator = torch.Generator(device="cuda").manual_seed(seed)

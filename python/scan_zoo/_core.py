@@ -104,6 +104,21 @@ def run_recurrence(extension, workspaces, in_dtype, state_dtype, lines, reverse,
                                 stream)
 
 
+def run_recurrence_backward(extension, workspaces, in_dtype, state_dtype, lines, reverse, a_ptr, h_ptr, dh_ptr,
+                            da_ptr, db_ptr, device, stream, allocate):
+    """Enqueues the backward of one linear recurrence along rows (lines' inner 1) on `stream`: da
+    and db (the input's dtype) from a, h and dh (the state's); nothing for an empty array."""
+    if math.prod(lines) == 0:
+        return
+    if lines[2] != 1:
+        raise ValueError(f"scan_zoo: the fused recurrence backward runs along rows (the last axis), not lines {lines}")
+    in_code, state_code = _dtypes.DTYPE_CODES[in_dtype], _dtypes.DTYPE_CODES[state_dtype]
+    bytes_needed = extension.recurrence_workspace_bytes(in_code, state_code, *lines)
+    workspace, _buffer = workspaces.get(max(bytes_needed, 1), device, stream, allocate)
+    extension.linear_recurrence_backward(in_code, state_code, *lines, reverse, a_ptr, h_ptr, dh_ptr, da_ptr, db_ptr,
+                                         workspace, device, stream)
+
+
 def run_segmented(extension, workspaces, in_dtype, out_dtype, offsets_dtype, n, segments, exclusive, in_ptr, out_ptr,
                   offsets_ptr, device, stream, allocate):
     """Enqueues one segmented sum on `stream` (segments + 1 offsets); nothing for an empty array or

@@ -8,6 +8,8 @@ Operators (namespace scan_zoo):
   extreme(x, op, dim) -> (Tensor, Tensor)                             cummax, cummin: values, indices
   extreme_out(x, op, dim, values, indices) -> ()                      into them (mutated)
   linear_recurrence(a, b, dim, reverse) -> Tensor                     the state h
+  linear_recurrence_backward(a, h, grad, dim, reverse) -> (Tensor, Tensor)   its gradients along
+                                                                      the last axis: da, db
   segmented_scan(x, offsets, out_dtype, exclusive) -> Tensor          segmented_cumsum, a new output
   segmented_scan_out(x, offsets, exclusive, out) -> ()                into `out` (mutated)
 Each runs on the current stream of the input's device (torch.cuda.current_stream), allocates
@@ -17,8 +19,9 @@ kernels do. Gradients: cumsum's is the scan of the output's gradient in the othe
 (inclusive stays inclusive, exclusive exclusive), segmented_cumsum's the same within each segment;
 cumprod's and logcumsumexp's are torch's own formulas (torch.autograd over torch.cumprod and
 torch.logcumsumexp, recomputed); cummax's and cummin's put each value's gradient on its index
-(scatter_add, as torch's); the recurrence's is the recurrence run backwards over the shifted
-multipliers (the adjoint equation), below.
+(scatter_add, as torch's); the recurrence's is the adjoint equation, the recurrence run
+backwards, in one fused kernel along the last axis (linear_recurrence_backward) and over the
+shifted multipliers along any other, below.
 """
 import torch
 
@@ -74,6 +77,13 @@ def _enqueue_recurrence(a, b, lines, h, reverse):
     device = a.get_device()
     _core.run_recurrence(extension, _WORKSPACES, dtype_name(a.dtype), dtype_name(h.dtype), lines, reverse,
                          a.data_ptr(), b.data_ptr(), h.data_ptr(), device, _raw_stream(device), _allocate)
+
+
+def _enqueue_recurrence_backward(a, h, grad, lines, grad_a, grad_b, reverse):
+    device = a.get_device()
+    _core.run_recurrence_backward(extension, _WORKSPACES, dtype_name(a.dtype), dtype_name(h.dtype), lines, reverse,
+                                  a.data_ptr(), h.data_ptr(), grad.data_ptr(), grad_a.data_ptr(), grad_b.data_ptr(),
+                                  device, _raw_stream(device), _allocate)
 
 
 def _enqueue_segmented(x, offsets, out, exclusive):
@@ -232,13 +242,34 @@ def _shifted(x, dim, toward_end):
     return torch.cat([x.narrow(dim, min(length, 1), max(length - 1, 0)), zero], dim)
 
 
+@torch.library.custom_op("scan_zoo::linear_recurrence_backward", mutates_args=(), device_types="cuda")
+def recurrence_backward_op(a: torch.Tensor, h: torch.Tensor, grad: torch.Tensor, dim: int,
+                           reverse: bool) -> tuple[torch.Tensor, torch.Tensor]:
+    """The fused backward along the last axis (include/scan_zoo/linear_recurrence.cuh's
+    linear_recurrence_backward): dL/da and dL/db in a's dtype, in one launch."""
+    a, h, grad = a.contiguous(), h.contiguous(), grad.to(h.dtype).contiguous()
+    grad_a, grad_b = torch.empty_like(a), torch.empty_like(a)
+    _enqueue_recurrence_backward(a, h, grad, _core.lines_of(tuple(a.shape), dim, "linear_recurrence")[0], grad_a,
+                                 grad_b, reverse)
+    return grad_a, grad_b
+
+
+@recurrence_backward_op.register_fake
+def _(a, h, grad, dim, reverse):
+    return torch.empty_like(a), torch.empty_like(a)
+
+
 def _recurrence_backward(ctx, grad):
     # Forward, h[t] = a[t] h[t - 1] + b[t]: the loss reaches h[t] directly (grad[t]) and through
     # h[t + 1] = a[t + 1] h[t] + ..., so lam[t] = dL/dh[t] = grad[t] + a[t + 1] lam[t + 1], the
     # reverse recurrence over the multipliers shifted one step back; then dL/db[t] = lam[t] and
-    # dL/da[t] = lam[t] h[t - 1]. The reverse recurrence mirrors it.
+    # dL/da[t] = lam[t] h[t - 1]. The reverse recurrence mirrors it. Along the last axis one
+    # kernel does all of it (recurrence_backward_op); along another, the steps below.
     a, h = ctx.saved_tensors
     shape = a.shape
+    if _core.lines_of(tuple(shape), ctx.dim, "linear_recurrence")[0][2] == 1:
+        grad_a, grad_b = recurrence_backward_op(a, h, grad, ctx.dim, ctx.reverse)
+        return grad_a, grad_b.to(ctx.b_dtype), None, None
     if a.dim() == 0:  # one step along an axis of one element
         a, h, grad = a.reshape(1), h.reshape(1), grad.reshape(1)
     dim = ctx.dim % a.dim()

@@ -86,6 +86,13 @@ int linear_recurrence(const RecurrenceCall& call, const void* a, const void* b, 
   return recurrence_on_stream(call, a, b, h, workspace, stream);
 }
 
+int linear_recurrence_backward(const RecurrenceCall& call, const void* a, const void* h, const void* dh, void* da,
+                               void* db, Workspace* workspace, int device, std::uintptr_t stream) {
+  const DeviceScope scope(device);
+  if (scope.status() != cudaSuccess) return scope.status();
+  return recurrence_backward_on_stream(call, a, h, dh, da, db, workspace, stream);
+}
+
 int segmented_scan(const SegmentedCall& call, const void* in, void* out, const void* offsets, Workspace* workspace,
                    int device, std::uintptr_t stream) {
   const DeviceScope scope(device);

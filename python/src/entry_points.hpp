@@ -83,6 +83,10 @@ int scan(const ScanCall& call, const void* in, void* out, void* indices, Workspa
          std::uintptr_t stream);
 int linear_recurrence(const RecurrenceCall& call, const void* a, const void* b, void* h, Workspace* workspace,
                       int device, std::uintptr_t stream);
+// Its backward along rows (call.lines' inner 1): from a (input dtype), h and dh (the state's),
+// da and db (input dtype); the workspace of the forward's call.
+int linear_recurrence_backward(const RecurrenceCall& call, const void* a, const void* h, const void* dh, void* da,
+                               void* db, Workspace* workspace, int device, std::uintptr_t stream);
 int segmented_scan(const SegmentedCall& call, const void* in, void* out, const void* offsets, Workspace* workspace,
                    int device, std::uintptr_t stream);
 
@@ -121,6 +125,8 @@ int extreme_scan(const ScanCall& call, const void* in, void* values, void* indic
                  std::uintptr_t stream);
 int recurrence_on_stream(const RecurrenceCall& call, const void* a, const void* b, void* h, Workspace* workspace,
                          std::uintptr_t stream);
+int recurrence_backward_on_stream(const RecurrenceCall& call, const void* a, const void* h, const void* dh, void* da,
+                                  void* db, Workspace* workspace, std::uintptr_t stream);
 int segmented_sum_on_stream(const SegmentedCall& call, const void* in, void* out, const void* offsets,
                             Workspace* workspace, std::uintptr_t stream);
 

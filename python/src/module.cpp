@@ -125,6 +125,17 @@ NB_MODULE(_extension, m) {
                                          reinterpret_cast<void*>(h), workspace.get(), device, stream),
                    "linear_recurrence");
   });
+  m.def("linear_recurrence_backward",
+        [](int input, int state, std::int64_t outer, std::int64_t length, std::int64_t inner, bool reverse,
+           std::uintptr_t a, std::uintptr_t h, std::uintptr_t dh, std::uintptr_t da, std::uintptr_t db,
+           WorkspaceHandle& workspace, int device, std::uintptr_t stream) {
+          const py::RecurrenceCall call = recurrence_call(input, state, outer, length, inner, reverse);
+          raise_on_error(py::linear_recurrence_backward(call, reinterpret_cast<const void*>(a),
+                                                        reinterpret_cast<const void*>(h),
+                                                        reinterpret_cast<const void*>(dh), reinterpret_cast<void*>(da),
+                                                        reinterpret_cast<void*>(db), workspace.get(), device, stream),
+                         "linear_recurrence_backward");
+        });
   m.def("segmented_workspace_bytes", [](int in_type, int out_type, std::int64_t n) {
     return py::segmented_workspace_bytes(segmented_call(in_type, out_type, 0, n, 0, false));
   });

@@ -1,6 +1,6 @@
 // python/src/recurrences.cu -- linear_recurrence's instantiations (include/scan_zoo/
 // linear_recurrence.cuh): a and b of one dtype, the state in float32 for float32 and 16-bit
-// inputs and in float64 for float64 ones; forward and reverse.
+// inputs and in float64 for float64 ones; forward and reverse, and the backward of each.
 #include <scan_zoo/linear_recurrence.cuh>
 
 #include "typed_calls.cuh"
@@ -49,6 +49,32 @@ struct Recurrence {
   }
 };
 
+// The backward, along rows: da and db in the input's dtype from a, h and dh (the state's).
+struct RecurrenceBackward {
+  const RecurrenceCall& call;
+  const void* a;
+  const void* h;
+  const void* dh;
+  void* da;
+  void* db;
+  Workspace* workspace;
+  std::uintptr_t stream;
+  int result = kNotBuilt;
+  template <class In, class State>
+  void operator()() {
+    const In* a_in = static_cast<const In*>(a);
+    const State* h_in = static_cast<const State*>(h);
+    const State* dh_in = static_cast<const State*>(dh);
+    In* da_out = static_cast<In*>(da);
+    In* db_out = static_cast<In*>(db);
+    const scan_zoo::Shape shape = shape_of(call.lines);
+    result = call.reverse ? scan_zoo::reverse_linear_recurrence_backward(a_in, h_in, dh_in, da_out, db_out, shape,
+                                                                         workspace->library, stream_of(stream))
+                          : scan_zoo::linear_recurrence_backward(a_in, h_in, dh_in, da_out, db_out, shape,
+                                                                 workspace->library, stream_of(stream));
+  }
+};
+
 }  // namespace
 
 std::size_t recurrence_workspace_bytes(const RecurrenceCall& call) {
@@ -62,6 +88,13 @@ int recurrence_on_stream(const RecurrenceCall& call, const void* a, const void* 
   Recurrence recurrence{call, a, b, h, workspace, stream};
   with_recurrence_types(call, recurrence);
   return recurrence.result;
+}
+
+int recurrence_backward_on_stream(const RecurrenceCall& call, const void* a, const void* h, const void* dh, void* da,
+                                  void* db, Workspace* workspace, std::uintptr_t stream) {
+  RecurrenceBackward backward{call, a, h, dh, da, db, workspace, stream};
+  with_recurrence_types(call, backward);
+  return backward.result;
 }
 
 }  // namespace scan_zoo_python
